@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+/**
+ * `meteopunto <command> ...`: the single CLI entry point. Each command lives
+ * beside the module it drives and is loaded only when called, so `serve`
+ * never loads BullMQ and `tiles point` never loads Fastify.
+ */
+type CommandModule = { run(argv: string[]): Promise<number> };
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
+  start: { summary: 'build sample data when ./data has no tiles, then serve (what `npm start` runs)', load: () => import('./start.js') },
+  serve: { summary: 'serve the API: serve [--port <n>] [--host <h>]', load: () => import('../api/cli.js') },
+  ingest: { summary: 'ingest files inline: ingest <product> <file>...', load: () => import('../ingest/cli.js') },
+  demo: { summary: 'build the labelled sample dataset through the real ingest path', load: () => import('../ingest/sample/cli.js') },
+  tiles: { summary: 'inspect tiles: tiles point|info <product> ...', load: () => import('../tiles/cli.js') },
+  keys: { summary: 'manage API keys: keys create|list|show|revoke|set-plan', load: () => import('../api/access/cli.js') },
+  worker: { summary: 'run BullMQ ingest workers (needs REDIS_URL)', load: () => import('../jobs/cli-worker.js') },
+  jobs: { summary: 'operate the ingest queue: jobs enqueue|status|retry|schedules', load: () => import('../jobs/cli.js') },
+};
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`);
+  return `usage: meteopunto <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nenvironment: METEOPUNTO_DATA (data directory, default ./data), REDIS_URL, PORT, ... (see README)`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return name ? 0 : 2;
+  }
+  const cmd = COMMANDS[name];
+  if (!cmd) {
+    console.error(`meteopunto: unknown command '${name}'\n\n${usage()}`);
+    return 2;
+  }
+  const mod = await cmd.load();
+  return mod.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 0) process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(`meteopunto: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,54 @@
+/**
+ * What every reader yields: one 2-D field at one valid time, on a normalised
+ * grid (see geo/grid.ts), in the *source's* naming and units. Products
+ * (ingest/products/) turn source fields into canonical variables.
+ */
+import type { GridDef } from '../geo/grid.js';
+
+export type StepType = 'instant' | 'accum' | 'avg' | 'max' | 'min';
+
+export interface SourceField {
+  /** Source short name as the producer names it: GRIB shortName ('2t', 'tp', 'hsurf'), NetCDF variable name ('t2m', 'pm2p5'). */
+  name: string;
+  /** GRIB paramId or discipline/category/number, when known; helps disambiguate names. */
+  paramId?: number;
+  /** Long name / CF standard_name, when known. */
+  longName?: string;
+  standardName?: string;
+  /** Source units string ('K', 'kg m**-2', 'm', '%', ...). */
+  units: string;
+  /** Vertical level, when the source gives one ('heightAboveGround' 2, 'surface' 0, 'depthBelowLandLayer' 7, ...). */
+  level?: { type: string; value: number };
+  /** Analysis/run time the field belongs to (equals validTime for analyses and reanalyses). */
+  referenceTime: Date;
+  /** Time the values are valid at (end of the interval for accumulations). */
+  validTime: Date;
+  /** How the value relates to time; accumulations start at `intervalStart`. */
+  stepType: StepType;
+  intervalStart?: Date;
+  grid: GridDef;
+  /** Row-major [y][x] on the normalised grid; NaN where the source marks a value missing (bitmap, _FillValue). */
+  values: Float32Array;
+}
+
+/** A reader turns one file into fields. Readers never guess: an unreadable file throws ReadError. */
+export interface Reader {
+  /** Short name of the format ('grib', 'netcdf'). */
+  readonly format: string;
+  /** True when this reader recognises the file (by magic bytes, not by extension). */
+  sniff(head: Uint8Array): boolean;
+  read(path: string): Promise<SourceField[]>;
+}
+
+/** A file that cannot be decoded: names the file and the reason. */
+export class ReadError extends Error {
+  readonly code = 'READ_ERROR';
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${file}: ${reason}`, options);
+    this.name = 'ReadError';
+  }
+}
