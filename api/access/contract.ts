@@ -1,0 +1,45 @@
+/**
+ * The contract between the access layer (keys, plans, quotas: api/access/)
+ * and the routes. Routes declare `config.endpoint`; the access plugin
+ * authenticates in onRequest and sets `request.access`; a route calls
+ * `fastify.consumeQuota(request, reply)` once it has validated the request and
+ * checked the plan, right before computing the answer, so that refused
+ * requests (400/401/403) consume nothing.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export const PLANS = ['free', 'developer', 'business'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export type KeyKind = 'api' | 'widget';
+
+/** Which endpoint a route is, for key-kind checks and quota accounting. */
+export type Endpoint = 'weather' | 'widget';
+
+export interface AccessContext {
+  /** Stable id of the key record (not the key). */
+  keyId: string;
+  /** The key's public prefix, shown by `keys list`. */
+  prefix: string;
+  plan: Plan;
+  kind: KeyKind;
+  name?: string;
+}
+
+/** Field groups selectable with `fields=` on weather.php. */
+export const FIELD_GROUPS = ['coastal', 'soil', 'cams', 'frost', 'et0', 'wbgt'] as const;
+export type FieldGroup = (typeof FIELD_GROUPS)[number];
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the access plugin on routes with `config.endpoint`; null elsewhere. */
+    access: AccessContext | null;
+  }
+  interface FastifyContextConfig {
+    endpoint?: Endpoint;
+  }
+  interface FastifyInstance {
+    /** Consume one request of the key's quota; throws ApiError 429 (with Retry-After) when exhausted. Sets rate-limit headers. */
+    consumeQuota(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+}

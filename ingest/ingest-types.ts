@@ -1,0 +1,46 @@
+/** Contract of an ingest run, shared by the CLI (`meteopunto ingest`) and the BullMQ processor (jobs/). */
+
+export interface IngestProgress {
+  /** 'read' | 'derive' | 'write' | 'publish' */
+  stage: string;
+  /** 0..1 over the whole run. */
+  fraction: number;
+  message?: string;
+}
+
+export interface IngestRequest {
+  /** Data directory ($METEOPUNTO_DATA). */
+  root: string;
+  /** Product name: 'nwp', 'dem', ... (ingest/products/registry.ts). */
+  product: string;
+  /** Local files to read (already downloaded). */
+  files: string[];
+  onProgress?: (p: IngestProgress) => void;
+  /** Aborts between stages; a half-written version is never published. */
+  signal?: AbortSignal;
+  /** Extra provenance for the manifest (model, run). */
+  source?: { model?: string; run?: string; sample?: boolean; note?: string };
+}
+
+export interface IngestResult {
+  product: string;
+  version: string;
+  /** First and last valid time (ISO 8601 UTC); absent for static products (dem). */
+  from?: string;
+  to?: string;
+  times: number;
+  variables: string[];
+  published: string;
+}
+
+/**
+ * Input a product cannot use (no variable it knows, grids that do not match,
+ * unknown product). Like ReadError, it is permanent: retrying will not help.
+ */
+export class IngestError extends Error {
+  readonly code = 'INGEST_ERROR';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'IngestError';
+  }
+}
