@@ -52,6 +52,8 @@ export interface GridIndex {
 
 /** Wrap a longitude into -180..180 (GRIB and NetCDF give 0..360 too). */
 export function wrapLon(lonDeg: number): number {
+  // In range already: return it untouched (the modulo below adds float noise, 7.2 → 7.199999999999989).
+  if (lonDeg >= -180 && lonDeg <= 180) return lonDeg;
   const w = ((((lonDeg + 180) % 360) + 360) % 360) - 180;
   return w === -180 && lonDeg > 0 ? 180 : w;
 }

@@ -1,0 +1,211 @@
+/**
+ * `meteopunto keys ...`: the operator's key management. Uses Redis when
+ * REDIS_URL is set, else `$METEOPUNTO_DATA/keys.json`.
+ *
+ *   keys create --plan free|developer|business [--widget] [--name <label>] [--origins <list>]
+ *   keys list
+ *   keys show <prefix>
+ *   keys revoke <prefix>
+ *   keys set-plan <prefix> <plan>
+ */
+import { parseArgs } from 'node:util';
+import { PLANS } from './contract.js';
+import { parseOrigin } from './authenticate.js';
+import { generateKey, isPrefix } from './key-format.js';
+import type { KeyRecord } from './key-store.js';
+import { PLAN_LABEL, parsePlan } from './plans.js';
+import { createAccessServices, type AccessServices } from './services.js';
+
+const USAGE = `usage: meteopunto keys <command>
+  create --plan ${PLANS.join('|')} [--widget] [--name <label>] [--origins <origin,...>]
+                     issue a key (printed once; only its hash is stored)
+  list               every key: prefix, plan, kind, name, created, revoked
+  show <prefix>      one key, with today's usage
+  revoke <prefix>    stop a key at once, on every API process
+  set-plan <prefix> <plan>
+keys live in Redis when REDIS_URL is set, else in $METEOPUNTO_DATA/keys.json`;
+
+/** A mistake in the command line: printed with the usage, exit 2. */
+class UsageError extends Error {}
+
+export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const handler = COMMANDS[command];
+  if (!handler) {
+    console.error(`keys: unknown command '${command}'\n${USAGE}`);
+    return 2;
+  }
+  let services: AccessServices | undefined;
+  try {
+    const parsed = handler.parse(rest);
+    services = await createAccessServices({ env });
+    return await handler.exec(services, parsed);
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    console.error(`keys ${command}: ${msg}`);
+    return err instanceof UsageError ? 2 : 1;
+  } finally {
+    await services?.close();
+  }
+}
+
+interface Handler {
+  parse(args: string[]): Record<string, unknown>;
+  exec(s: AccessServices, a: Record<string, unknown>): Promise<number>;
+}
+
+function positional(args: string[], names: string[]): Record<string, string> {
+  let positionals: string[];
+  try {
+    ({ positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: {} }));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (positionals.length !== names.length) {
+    throw new UsageError(names.length === 0 ? 'takes no arguments' : `expected ${names.map((n) => `<${n}>`).join(' ')}`);
+  }
+  return Object.fromEntries(names.map((n, i) => [n, positionals[i]!]));
+}
+
+function checkedPrefix(p: string): string {
+  if (!isPrefix(p)) throw new UsageError(`'${p}' is not a key prefix (8 letters or digits, as shown by keys list)`);
+  return p;
+}
+
+async function existing(s: AccessServices, prefix: string): Promise<KeyRecord> {
+  const r = await s.keys.get(prefix);
+  if (!r) throw new Error(`no key with prefix '${prefix}' (see keys list)`);
+  return r;
+}
+
+const COMMANDS: Record<string, Handler> = {
+  create: {
+    parse(args) {
+      let values;
+      try {
+        ({ values } = parseArgs({
+          args,
+          strict: true,
+          options: { plan: { type: 'string' }, widget: { type: 'boolean' }, name: { type: 'string' }, origins: { type: 'string' } },
+        }));
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+      if (!values.plan) throw new UsageError(`--plan is required (${PLANS.join(', ')})`);
+      let plan;
+      try {
+        plan = parsePlan(values.plan);
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+      if (values.origins !== undefined && !values.widget) throw new UsageError('--origins applies to widget keys: add --widget');
+      const origins = values.origins
+        ?.split(',')
+        .map((o) => o.trim())
+        .filter((o) => o !== '')
+        .map((o) => {
+          const origin = parseOrigin(o);
+          if (!origin) throw new UsageError(`--origins: '${o}' is not an http(s) origin such as https://example.com`);
+          return origin;
+        });
+      return { plan, widget: values.widget ?? false, name: values.name, origins };
+    },
+    async exec(s, a) {
+      const plan = a.plan as KeyRecord['plan'];
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const { key, prefix, hash } = generateKey();
+        const record: KeyRecord = { prefix, hash, plan, kind: a.widget ? 'widget' : 'api', created: new Date().toISOString() };
+        if (typeof a.name === 'string') record.name = a.name;
+        const origins = a.origins as string[] | undefined;
+        if (origins && origins.length > 0) record.origins = origins;
+        if (!(await s.keys.insert(record))) continue; // prefix collision: draw again
+        console.log(`key:    ${key}`);
+        console.log(`prefix: ${prefix}`);
+        console.log(`plan:   ${PLAN_LABEL[plan]}`);
+        console.log(`kind:   ${record.kind}${record.origins ? ` (origins: ${record.origins.join(', ')})` : ''}`);
+        console.log(`store:  ${s.keys.location}`);
+        console.log('The key is shown only this once: only its SHA-256 is stored.');
+        return 0;
+      }
+      throw new Error('could not draw an unused prefix');
+    },
+  },
+  list: {
+    parse: (args) => positional(args, []),
+    async exec(s) {
+      const rows = (await s.keys.list()).map((r) => [
+        r.prefix,
+        r.plan,
+        r.kind,
+        r.name ?? '',
+        r.created.slice(0, 19).replace('T', ' '),
+        r.revoked ? r.revoked.slice(0, 19).replace('T', ' ') : '',
+      ]);
+      const header = ['PREFIX', 'PLAN', 'KIND', 'NAME', 'CREATED (UTC)', 'REVOKED (UTC)'];
+      const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+      for (const r of [header, ...rows]) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
+      return 0;
+    },
+  },
+  show: {
+    parse: (args) => positional(args, ['prefix']),
+    async exec(s, a) {
+      const r = await existing(s, checkedPrefix(a.prefix as string));
+      const limits = s.quota.limits(r.plan);
+      console.log(`prefix:   ${r.prefix}`);
+      console.log(`plan:     ${PLAN_LABEL[r.plan]} (${limits.day}/day, ${limits.minute}/minute)`);
+      console.log(`kind:     ${r.kind}${r.origins ? ` (origins: ${r.origins.join(', ')})` : ''}`);
+      if (r.name) console.log(`name:     ${r.name}`);
+      console.log(`created:  ${r.created}`);
+      console.log(`status:   ${r.revoked ? `revoked ${r.revoked}` : 'active'}`);
+      if (s.mode === 'redis') {
+        const u = await s.quota.peek(r.prefix, r.plan);
+        console.log(`today:    ${u.day.used} used, ${u.day.remaining} remaining (UTC day, resets in ${formatHm(u.day.resetMs)})`);
+        console.log(`minute:   ${u.minute.used} used, ${u.minute.remaining} remaining`);
+      } else {
+        console.log('today:    not available in embedded mode (the API process counts in its own memory; set REDIS_URL to share)');
+      }
+      return 0;
+    },
+  },
+  revoke: {
+    parse: (args) => positional(args, ['prefix']),
+    async exec(s, a) {
+      const prefix = checkedPrefix(a.prefix as string);
+      const r = await existing(s, prefix);
+      if (r.revoked) {
+        console.log(`key ${prefix} was already revoked at ${r.revoked}`);
+        return 0;
+      }
+      const done = await s.keys.update(prefix, { revoked: new Date().toISOString() });
+      console.log(`revoked ${prefix} at ${done!.revoked}`);
+      return 0;
+    },
+  },
+  'set-plan': {
+    parse(args) {
+      const p = positional(args, ['prefix', 'plan']);
+      try {
+        return { prefix: checkedPrefix(p.prefix!), plan: parsePlan(p.plan!) };
+      } catch (err) {
+        throw err instanceof UsageError ? err : new UsageError((err as Error).message);
+      }
+    },
+    async exec(s, a) {
+      const r = await existing(s, a.prefix as string);
+      const plan = a.plan as KeyRecord['plan'];
+      await s.keys.update(r.prefix, { plan });
+      console.log(`key ${r.prefix}: plan ${PLAN_LABEL[r.plan]} -> ${PLAN_LABEL[plan]}`);
+      return 0;
+    },
+  },
+};
+
+function formatHm(ms: number): string {
+  const m = Math.ceil(ms / 60_000);
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}

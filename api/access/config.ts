@@ -1,0 +1,74 @@
+/**
+ * Access configuration: quotas per plan and the flood guard, read from the
+ * environment. The TypeBox schema is the one source of the type, the defaults
+ * and the variable names: each leaf `a.bC` is read from `MP_A_B_C`
+ * (e.g. quota.free.day ← MP_QUOTA_FREE_DAY).
+ */
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+const limits = (day: number, minute: number) =>
+  Type.Object({
+    day: Type.Integer({ minimum: 1, default: day, description: 'requests per UTC day (resets 00:00 UTC)' }),
+    minute: Type.Integer({ minimum: 1, default: minute, description: 'requests per minute (a 60 s window from the first request)' }),
+  });
+
+export const AccessConfigSchema = Type.Object({
+  quota: Type.Object({
+    free: limits(50, 2),
+    developer: limits(10_000, 60),
+    business: limits(200_000, 600),
+  }),
+  flood: Type.Object({
+    refusedPerMinute: Type.Integer({
+      minimum: 1,
+      default: 30,
+      description: 'refused requests (4xx other than 429) per minute per key, or per IP without a valid key, before 429 TOO_MANY_REQUESTS',
+    }),
+  }),
+  keys: Type.Object({
+    staleIfErrorS: Type.Integer({
+      minimum: 0,
+      default: 300,
+      description: 'with Redis unreachable, a key verified within this many seconds is still accepted (0: refuse with 503)',
+    }),
+  }),
+});
+
+export type AccessConfig = Static<typeof AccessConfigSchema>;
+export type QuotaLimits = AccessConfig['quota']['free'];
+
+function envName(path: string[]): string {
+  return ['MP', ...path.map((p) => p.replace(/[A-Z]/g, (c) => `_${c}`))].join('_').toUpperCase();
+}
+
+/** Every environment variable the schema reads, with its default: for the README and `--help`. */
+export function accessEnvVariables(): Array<{ name: string; default: unknown; description?: string }> {
+  const out: Array<{ name: string; default: unknown; description?: string }> = [];
+  const walk = (schema: TSchema, path: string[]) => {
+    if (schema.type === 'object') {
+      for (const [k, s] of Object.entries((schema as TObject).properties)) walk(s, [...path, k]);
+    } else out.push({ name: envName(path), default: schema.default, description: schema.description });
+  };
+  walk(AccessConfigSchema, []);
+  return out;
+}
+
+/** Reads the configuration from `env`; throws naming the variable when a value is not a valid integer in range. */
+export function loadAccessConfig(env: NodeJS.ProcessEnv = process.env): AccessConfig {
+  const errors: string[] = [];
+  const read = (schema: TSchema, path: string[]): unknown => {
+    if (schema.type === 'object') {
+      return Object.fromEntries(Object.entries((schema as TObject).properties).map(([k, s]) => [k, read(s, [...path, k])]));
+    }
+    const name = envName(path);
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') return schema.default;
+    const n = Number(raw.trim());
+    if (!Value.Check(schema, n)) errors.push(`${name}=${raw}: expected an integer ≥ ${schema.minimum}`);
+    return n;
+  };
+  const config = read(AccessConfigSchema, []);
+  if (errors.length > 0) throw new Error(`invalid access configuration: ${errors.join('; ')}`);
+  return Value.Decode(AccessConfigSchema, config);
+}

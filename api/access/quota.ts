@@ -1,0 +1,166 @@
+/**
+ * Per-key quotas: a UTC-day window and a one-minute window per plan
+ * (config.ts), counted by rate-limiter-flexible. With Redis the counters are
+ * RateLimiterRedis (an atomic Lua INCR shared by all replicas, so N processes
+ * never let a key past its quota); without, RateLimiterMemory (one process).
+ *
+ * - Day: the counter's key holds the UTC date (`<date>:<keyId>`), so the day
+ *   really is the UTC day and resets at 00:00 UTC.
+ * - Minute: a fixed 60 s window starting with the key's first request.
+ * - Order: minute first, then day. A request the minute window refuses never
+ *   touches the day counter; one the day refuses gives its minute point back;
+ *   and the refusing window's own increment is given back too, so the
+ *   counters hold served requests only (`keys show` is exact, and a key
+ *   upgraded after a burst of 429s has lost nothing). Under concurrency a
+ *   refused increment is visible for an instant before it is given back,
+ *   which can only refuse, never admit, a concurrent request.
+ * - Counters are per key, whatever its plan (one counter per window; the
+ *   plan's limit is compared with the count): `keys set-plan` applies the
+ *   new limits to today's usage at once.
+ * - Redis unreachable: each Redis limiter falls back to an in-memory
+ *   insurance limiter with the same limits (rate-limiter-flexible's
+ *   insuranceLimiter), so requests neither hang nor fail; limits then hold
+ *   per process until Redis returns.
+ */
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { PLANS, type Plan } from './contract.js';
+import type { AccessConfig } from './config.js';
+import { msUntilUtcMidnight, utcDate } from './utc-day.js';
+
+const MINUTE_S = 60;
+/** The day counter outlives its day by an hour so replicas with slightly skewed clocks agree. */
+const DAY_TTL_MARGIN_S = 3600;
+
+export interface QuotaWindow {
+  limit: number;
+  used: number;
+  remaining: number;
+  /** Milliseconds until this window resets. */
+  resetMs: number;
+}
+
+export interface QuotaSnapshot {
+  day: QuotaWindow;
+  minute: QuotaWindow;
+}
+
+/** Identifies one consumed request, so that it can be given back. */
+export interface QuotaTicket {
+  keyId: string;
+  plan: Plan;
+  dayKey: string;
+  dayEndsAtMs: number;
+  minuteEndsAtMs: number;
+}
+
+export type QuotaDecision =
+  | { allowed: true; ticket: QuotaTicket; snapshot: QuotaSnapshot }
+  | { allowed: false; refusedBy: 'day' | 'minute'; retryAfterMs: number; snapshot: QuotaSnapshot };
+
+export class Quota {
+  private readonly day: RateLimiterAbstract;
+  private readonly minute: RateLimiterAbstract;
+
+  /** `redis` absent: in-memory counters for this process only. */
+  constructor(
+    private readonly config: AccessConfig['quota'],
+    redis?: Redis,
+  ) {
+    // One counter per window and key, whatever the plan: the library counts
+    // (atomically), this class compares the count with the key's plan limit.
+    const make = (prefix: string, which: 'day' | 'minute', duration: number): RateLimiterAbstract => {
+      const points = Math.max(...PLANS.map((p) => config[p][which]));
+      const memory = new RateLimiterMemory({ keyPrefix: prefix, points, duration });
+      if (!redis) return memory;
+      return new RateLimiterRedis({ storeClient: redis, keyPrefix: prefix, points, duration, rejectIfRedisNotReady: true, insuranceLimiter: memory });
+    };
+    this.day = make('mp:quota:day', 'day', 86_400 + DAY_TTL_MARGIN_S);
+    this.minute = make('mp:quota:min', 'minute', MINUTE_S);
+  }
+
+  limits(plan: Plan): AccessConfig['quota'][Plan] {
+    return this.config[plan];
+  }
+
+  /** Takes one request from both windows, or refuses without taking any. */
+  async consume(keyId: string, plan: Plan, nowMs = Date.now()): Promise<QuotaDecision> {
+    const limits = this.config[plan];
+    const dayKey = `${utcDate(nowMs)}:${keyId}`;
+
+    const minuteRes = await count(this.minute.consume(keyId, 1));
+    if (minuteRes.consumedPoints > limits.minute) {
+      // Retry-After must cover the day too when both are spent.
+      const dayWin = this.window(plan, 'day', await this.day.get(dayKey), nowMs);
+      const minuteWin = this.window(plan, 'minute', minuteRes, nowMs);
+      const retryAfterMs = dayWin.remaining === 0 ? Math.max(dayWin.resetMs, minuteWin.resetMs) : minuteWin.resetMs;
+      await count(this.minute.reward(keyId, 1));
+      return { allowed: false, refusedBy: 'minute', retryAfterMs, snapshot: { day: dayWin, minute: minuteWin } };
+    }
+    const dayRes = await count(this.day.consume(dayKey, 1, { customDuration: dayTtlS(nowMs) }));
+    if (dayRes.consumedPoints > limits.day) {
+      const [back] = await Promise.all([
+        count(this.minute.reward(keyId, 1)),
+        count(this.day.reward(dayKey, 1, { customDuration: dayTtlS(nowMs) })),
+      ]);
+      const minuteWin = this.window(plan, 'minute', back, nowMs);
+      const dayWin = this.window(plan, 'day', dayRes, nowMs);
+      return { allowed: false, refusedBy: 'day', retryAfterMs: dayWin.resetMs, snapshot: { day: dayWin, minute: minuteWin } };
+    }
+    const snapshot = { day: this.window(plan, 'day', dayRes, nowMs), minute: this.window(plan, 'minute', minuteRes, nowMs) };
+    const ticket: QuotaTicket = {
+      keyId,
+      plan,
+      dayKey,
+      dayEndsAtMs: nowMs + snapshot.day.resetMs,
+      minuteEndsAtMs: nowMs + snapshot.minute.resetMs,
+    };
+    return { allowed: true, ticket, snapshot };
+  }
+
+  /** Gives back a consumed request (the response failed after all); windows that have since reset are left alone. */
+  async refund(ticket: QuotaTicket, nowMs = Date.now()): Promise<void> {
+    if (nowMs < ticket.minuteEndsAtMs) await count(this.minute.reward(ticket.keyId, 1));
+    if (nowMs < ticket.dayEndsAtMs) await count(this.day.reward(ticket.dayKey, 1, { customDuration: dayTtlS(nowMs) }));
+  }
+
+  /** Current usage without consuming. */
+  async peek(keyId: string, plan: Plan, nowMs = Date.now()): Promise<QuotaSnapshot> {
+    const [d, m] = await Promise.all([this.day.get(`${utcDate(nowMs)}:${keyId}`), this.minute.get(keyId)]);
+    return { day: this.window(plan, 'day', d, nowMs), minute: this.window(plan, 'minute', m, nowMs) };
+  }
+
+  private window(plan: Plan, which: 'day' | 'minute', res: RateLimiterRes | null, nowMs: number): QuotaWindow {
+    const limit = this.config[plan][which];
+    const used = Math.max(0, res?.consumedPoints ?? 0);
+    const resetMs = which === 'day' ? msUntilUtcMidnight(nowMs) : res && res.msBeforeNext > 0 ? res.msBeforeNext : MINUTE_S * 1000;
+    return { limit, used, remaining: Math.max(0, limit - used), resetMs };
+  }
+}
+
+/**
+ * The window rate-limit headers report: the one closest to exhaustion (fewest
+ * requests left; on a tie, the one that resets later).
+ */
+export function bindingWindow(s: QuotaSnapshot): QuotaWindow {
+  if (s.minute.remaining !== s.day.remaining) return s.minute.remaining < s.day.remaining ? s.minute : s.day;
+  return s.minute.resetMs > s.day.resetMs ? s.minute : s.day;
+}
+
+function dayTtlS(nowMs: number): number {
+  return Math.ceil(msUntilUtcMidnight(nowMs) / 1000) + DAY_TTL_MARGIN_S;
+}
+
+/**
+ * The counter after the operation. rate-limiter-flexible rejects with a
+ * RateLimiterRes past its own `points` and with an Error on failure; only
+ * the former is a count.
+ */
+async function count(p: Promise<RateLimiterRes>): Promise<RateLimiterRes> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof RateLimiterRes) return err;
+    throw err;
+  }
+}

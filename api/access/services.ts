@@ -1,0 +1,75 @@
+/**
+ * Builds the access layer's stores from the environment: with REDIS_URL,
+ * keys, quotas and the flood guard in Redis (shared by every replica);
+ * without, keys in `$METEOPUNTO_DATA/keys.json` and quotas in this process's
+ * memory (run one API process). The server and the `keys` CLI share this.
+ */
+import type { Redis } from 'ioredis';
+import { dataDir } from '../../config/paths.js';
+import { loadAccessConfig, type AccessConfig } from './config.js';
+import { FloodGuard } from './flood-guard.js';
+import { FileKeyStore, keysFilePath } from './key-store-file.js';
+import type { KeyStore } from './key-store.js';
+import { RedisKeyStore } from './key-store-redis.js';
+import { Quota } from './quota.js';
+import { connectAccessRedis, type RedisHealthLog } from './redis-connection.js';
+
+export interface AccessServices {
+  mode: 'embedded' | 'redis';
+  config: AccessConfig;
+  keys: KeyStore;
+  quota: Quota;
+  flood: FloodGuard;
+  /** One line for the start-up log: where keys and quotas live. */
+  startupMessage: string;
+  close(): Promise<void>;
+}
+
+export interface AccessServicesOptions {
+  /** REDIS_URL, METEOPUNTO_DATA and the MP_* limits; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Overrides the limits read from `env`. */
+  config?: AccessConfig;
+  /** Receives Redis outage and recovery messages, once per transition. */
+  log?: RedisHealthLog;
+}
+
+export async function createAccessServices(opts: AccessServicesOptions = {}): Promise<AccessServices> {
+  const env = opts.env ?? process.env;
+  const config = opts.config ?? loadAccessConfig(env);
+  const url = env.REDIS_URL?.trim();
+  if (url) {
+    const redis = await connectAccessRedis(url, { log: opts.log });
+    const keys = new RedisKeyStore(redis, url, { staleIfErrorS: config.keys.staleIfErrorS });
+    return {
+      mode: 'redis',
+      config,
+      keys,
+      quota: new Quota(config.quota, redis),
+      flood: new FloodGuard(config.flood.refusedPerMinute, redis),
+      startupMessage: `access: keys and quotas in Redis at ${keys.location}, shared by every API process`,
+      close: () => quit(redis),
+    };
+  }
+  const keys = new FileKeyStore(keysFilePath(dataDir(env)));
+  await keys.list(); // a damaged keys file stops start-up with its path and reason
+  return {
+    mode: 'embedded',
+    config,
+    keys,
+    quota: new Quota(config.quota),
+    flood: new FloodGuard(config.flood.refusedPerMinute),
+    startupMessage:
+      `access: embedded mode, keys in ${keys.location} (hashed), quotas in this process's memory: ` +
+      'run a single API process, or set REDIS_URL to share quotas between replicas',
+    close: async () => {},
+  };
+}
+
+async function quit(redis: Redis): Promise<void> {
+  try {
+    await redis.quit();
+  } catch {
+    redis.disconnect();
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * `buildApp`: the Fastify application, built apart from `listen()` so that
+ * tests use `app.inject()` and the CLI, the benchmark and tests start it the
+ * same way.
+ *
+ * Registration order: request timing (first onRequest hook), error
+ * handling, shared services (tiles, weather), then
+ * routes. The access layer (api/access: keys, plans, quotas) registers
+ * between the services and the routes.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TileStore } from '../tiles/reader.js';
+import errorsPlugin from './plugins/errors.js';
+import timingPlugin from './plugins/timing.js';
+import tilesPlugin from './plugins/tiles.js';
+import weatherPlugin from './plugins/weather.js';
+import healthRoutes from './routes/health.js';
+import weatherRoutes from './routes/weather.js';
+
+export interface AppOptions {
+  /** Data directory (`$METEOPUNTO_DATA`), products under `<dataDir>/tiles/`. */
+  dataDir: string;
+  /** A tile store to share (tests, benchmark); default a new one over dataDir. */
+  tiles?: TileStore;
+  /** Fastify/pino logger options; default off. */
+  logger?: FastifyServerOptions['logger'];
+  /** Current time, ms since the epoch; default Date.now (tests freeze it). */
+  clock?: () => number;
+  /** Trust X-Forwarded-* from a proxy in front (see Fastify trustProxy). */
+  trustProxy?: FastifyServerOptions['trustProxy'];
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    trustProxy: opts.trustProxy ?? false,
+    // verbose: validation errors carry the schema and value, for 400 messages that name bounds.
+    ajv: { customOptions: { verbose: true } },
+  });
+  await app.register(timingPlugin);
+  await app.register(errorsPlugin);
+  await app.register(tilesPlugin, { dataDir: opts.dataDir, ...(opts.tiles ? { tiles: opts.tiles } : {}) });
+  await app.register(weatherPlugin, opts.clock ? { clock: opts.clock } : {});
+  await app.register(healthRoutes, { dataDir: opts.dataDir, ...(opts.clock ? { clock: opts.clock } : {}) });
+  await app.register(weatherRoutes);
+  return app;
+}

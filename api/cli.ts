@@ -1,0 +1,114 @@
+/**
+ * `meteopunto serve [--port <n>] [--host <h>]`: run the API server.
+ *
+ * Port: --port, else $PORT, else 8080. Host: --host, else $HOST, else
+ * 127.0.0.1 (set HOST=0.0.0.0 to listen on every interface, e.g. in a
+ * container). Data: $METEOPUNTO_DATA (default ./data). Logs: JSON lines
+ * (pino) on stdout at $LOG_LEVEL (default info).
+ *
+ * SIGTERM or SIGINT closes the server gracefully: it stops accepting
+ * connections, answers the requests in flight, then returns 0. A second
+ * signal during shutdown exits at once with 130.
+ */
+import type { FastifyInstance } from 'fastify';
+import { dataDir } from '../config/paths.js';
+import { buildApp } from './app.js';
+
+export const DEFAULT_PORT = 8080;
+export const DEFAULT_HOST = '127.0.0.1';
+
+const USAGE = `usage: meteopunto serve [--port <n>] [--host <h>]
+
+  --port <n>   TCP port (default $PORT or ${DEFAULT_PORT})
+  --host <h>   address to bind (default $HOST or ${DEFAULT_HOST}; 0.0.0.0 for all interfaces)
+
+environment: METEOPUNTO_DATA (data directory, default ./data), PORT, HOST, LOG_LEVEL (default info)`;
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+}
+
+/** Parse argv and environment; throws a message naming the bad option. */
+export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ServeOptions | 'help' {
+  let port: string | undefined = env.PORT || undefined;
+  let host: string | undefined = env.HOST || undefined;
+  let portFrom = 'PORT';
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    if (flag === '--help' || flag === '-h') return 'help';
+    if (flag !== '--port' && flag !== '--host') throw new Error(`unknown option '${a}'`);
+    const value = inline ?? argv[++i];
+    if (value === undefined || value === '') throw new Error(`${flag} needs a value`);
+    if (flag === '--port') {
+      port = value;
+      portFrom = '--port';
+    } else host = value;
+  }
+  let portNum = DEFAULT_PORT;
+  if (port !== undefined) {
+    portNum = /^\d{1,5}$/.test(port) ? Number(port) : NaN;
+    if (!(portNum >= 0 && portNum <= 65535)) throw new Error(`${portFrom} must be an integer 0..65535, got '${port}'`);
+  }
+  return { port: portNum, host: host ?? DEFAULT_HOST };
+}
+
+/** Close the app on SIGTERM/SIGINT; resolves once closed. */
+function closeOnSignal(app: FastifyInstance): Promise<void> {
+  return new Promise((resolveClosed) => {
+    let closing = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (closing) {
+        app.log.warn({ signal }, 'second signal during shutdown: exiting now');
+        process.exit(130);
+      }
+      closing = true;
+      app.log.info({ signal }, 'shutting down: finishing requests in flight');
+      app.close().then(
+        () => resolveClosed(),
+        (err: unknown) => {
+          app.log.error({ err }, 'error while closing');
+          resolveClosed();
+        },
+      );
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    app.addHook('onClose', async () => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    });
+  });
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let opts: ServeOptions | 'help';
+  try {
+    opts = parseServeArgs(argv);
+  } catch (err) {
+    console.error(`meteopunto serve: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (opts === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const root = dataDir();
+  const app = await buildApp({ dataDir: root, logger: { level: process.env.LOG_LEVEL || 'info' } });
+  const closed = closeOnSignal(app);
+  try {
+    await app.listen({ port: opts.port, host: opts.host });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'EADDRINUSE' ? `port ${opts.port} is already in use (choose another with --port or PORT)` : e.message;
+    console.error(`meteopunto serve: cannot listen on ${opts.host}:${opts.port}: ${why}`);
+    await app.close();
+    return 1;
+  }
+  const nwp = app.tiles.manifest('nwp');
+  if (!nwp) app.log.warn({ dataDir: root }, 'no nwp data published yet: weather.php answers 503 until `meteopunto ingest nwp <file>` or `meteopunto demo` runs');
+  else if (nwp.source.sample) app.log.warn({ version: nwp.version }, 'serving SAMPLE nwp data (meteopunto demo), not a real forecast');
+  await closed;
+  return 0;
+}

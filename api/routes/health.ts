@@ -1,0 +1,92 @@
+/**
+ * GET /healthz: liveness plus the age of every published product.
+ *
+ * 200 when the forecast product (nwp) is published, 503 otherwise (the API
+ * can answer nothing useful without it). Per product: version, publication
+ * time and age in seconds, the valid-time range, whether it covers the
+ * current time (time-varying products; a forecast past its last step makes
+ * weather.php answer 503), and whether it is the labelled sample dataset.
+ * No paths, no keys, nothing a stranger could misuse.
+ */
+import { readdir } from 'node:fs/promises';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { tilesDir } from '../../config/paths.js';
+import type { Manifest } from '../../tiles/manifest.js';
+
+export const HEALTH_PATH = '/healthz';
+
+/** Products always listed, published or not. */
+const EXPECTED_PRODUCTS = ['nwp', 'dem'] as const;
+const PRODUCT_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const ProductHealthSchema = Type.Object({
+  available: Type.Boolean(),
+  version: Nullable(Type.String()),
+  published: Nullable(Type.String({ description: 'ISO 8601 UTC' })),
+  age_seconds: Type.Union([Type.Integer(), Type.Null()]),
+  time_range: Type.Union([Type.Object({ from: Type.String(), to: Type.String() }), Type.Null()]),
+  covers_now: Type.Union([Type.Boolean(), Type.Null()]),
+  sample: Type.Boolean(),
+  model: Nullable(Type.String()),
+  note: Nullable(Type.String()),
+});
+export type ProductHealth = Static<typeof ProductHealthSchema>;
+
+export const HealthSchema = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  time: Type.String(),
+  products: Type.Record(Type.String(), ProductHealthSchema),
+});
+export type Health = Static<typeof HealthSchema>;
+
+/** Health of one product from its manifest (null: not published). */
+export function productHealth(m: Manifest | null, nowMs: number): ProductHealth {
+  if (!m) {
+    return { available: false, version: null, published: null, age_seconds: null, time_range: null, covers_now: null, sample: false, model: null, note: null };
+  }
+  const t = m.times;
+  const first = t[0];
+  const last = t[t.length - 1];
+  const timeVarying = Object.values(m.variables).some((v) => !v.static) && first !== undefined && last !== undefined;
+  return {
+    available: true,
+    version: m.version,
+    published: m.published,
+    age_seconds: Math.max(0, Math.round((nowMs - Date.parse(m.published)) / 1000)),
+    time_range: timeVarying ? { from: first, to: last } : null,
+    covers_now: timeVarying ? nowMs >= Date.parse(first) && nowMs <= Date.parse(last) : null,
+    sample: m.source.sample === true,
+    model: m.source.model ?? null,
+    note: m.source.note ?? null,
+  };
+}
+
+async function productNames(dataDir: string): Promise<string[]> {
+  const names = new Set<string>(EXPECTED_PRODUCTS);
+  try {
+    for (const d of await readdir(tilesDir(dataDir), { withFileTypes: true })) {
+      if (d.isDirectory() && PRODUCT_NAME.test(d.name)) names.add(d.name);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  return [...names].sort();
+}
+
+export default async function healthRoutes(fastify: FastifyInstance, opts: { dataDir: string; clock?: () => number }): Promise<void> {
+  const clock = opts.clock ?? Date.now;
+  fastify.get<{ Reply: Health }>(
+    HEALTH_PATH,
+    { schema: { response: { 200: HealthSchema, 503: HealthSchema } } },
+    async function health(this: FastifyInstance, _request, reply) {
+      const now = clock();
+      const products: Record<string, ProductHealth> = {};
+      for (const name of await productNames(opts.dataDir)) products[name] = productHealth(this.tiles.manifest(name), now);
+      const ok = products.nwp?.available === true;
+      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', time: new Date(now).toISOString(), products });
+    },
+  );
+}

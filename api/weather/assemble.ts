@@ -1,0 +1,103 @@
+/**
+ * Assemble weather.php's Free fields from interpolated values: altitude
+ * correction, humidity consistency, wind, trend, condition, rounding. Pure:
+ * the samples are gathered elsewhere (./observe.ts), so this runs the same on
+ * the warm synchronous path and the cold asynchronous one, and tests can feed
+ * it hand-made inputs.
+ */
+import type { PointSample } from '../../tiles/types.js';
+import { altitudeCorrection, correctTemperature } from './altitude.js';
+import { currentCondition, isDaytime } from './condition.js';
+import { moistureAtPoint } from './humidity.js';
+import { DECIMALS, roundOrNull, roundTo } from './precision.js';
+import type { FreeFields } from './schema.js';
+import { temperatureSource } from './source.js';
+import { temperatureTrend } from './trend.js';
+import { KMH_PER_MS, windFromComponents } from './wind.js';
+
+/** Canonical variables the Free fields read from the nwp product (DESIGN.md table). */
+export const FREE_VARIABLES = [
+  'temperature_2m',
+  'dew_point_2m',
+  'relative_humidity_2m',
+  'pressure_msl',
+  'wind_u_10m',
+  'wind_v_10m',
+  'wind_gust_10m',
+  'cloud_cover',
+  'precipitation',
+  'snowfall_fraction',
+  'weather_code',
+  'elevation',
+] as const;
+
+/** What the trend reads three hours back. */
+export const TREND_VARIABLES = ['temperature_2m'] as const;
+
+export interface FreeInputs {
+  lat: number;
+  lon: number;
+  /** Caller's altitude, m. */
+  altM?: number;
+  /** Product name and grid description, for temperature_source. */
+  product: string;
+  resolution: string;
+  sample: boolean;
+  /** Free variables at the valid time. */
+  now: PointSample;
+  /** Valid time, ms since the epoch (the instant `now` was sampled at). */
+  validTimeMs: number;
+  /** Grid 2 m temperature 3 h before the valid time, °C; null when outside the data. */
+  pastTempC: number | null;
+  /** DEM elevation at the point, m; null without a DEM there (or when `alt` was given). */
+  demElevationM: number | null;
+}
+
+function value(sample: PointSample, name: string): number | null {
+  const v = sample.values[name];
+  return v === undefined || v === null || !Number.isFinite(v) ? null : v;
+}
+
+export function assembleFreeFields(inp: FreeInputs): FreeFields {
+  const s = inp.now;
+  const gridTempC = value(s, 'temperature_2m');
+  const correction = altitudeCorrection(value(s, 'elevation'), inp.altM, inp.demElevationM);
+  const tempC = correctTemperature(gridTempC, correction);
+  const pastC = correctTemperature(inp.pastTempC, correction);
+  const moisture = moistureAtPoint(
+    { gridTempC, gridDewPointC: value(s, 'dew_point_2m'), gridRhPct: value(s, 'relative_humidity_2m') },
+    tempC,
+  );
+
+  const u = value(s, 'wind_u_10m');
+  const v = value(s, 'wind_v_10m');
+  const wind = u !== null && v !== null ? windFromComponents(u, v) : null;
+  const gustMs = value(s, 'wind_gust_10m');
+  const direction = wind?.directionDeg ?? null;
+
+  const cond = currentCondition(
+    {
+      weatherCode: value(s, 'weather_code'),
+      cloudCoverPct: value(s, 'cloud_cover'),
+      precipitationMm: value(s, 'precipitation'),
+      snowfallFraction: value(s, 'snowfall_fraction'),
+    },
+    isDaytime(new Date(inp.validTimeMs), inp.lat, inp.lon),
+  );
+
+  return {
+    icon: cond.icon,
+    condition: cond.condition,
+    temperature: roundOrNull(tempC, DECIMALS.temperature),
+    temperature_source: temperatureSource({ product: inp.product, resolution: inp.resolution, correction, sample: inp.sample }),
+    dew_point: roundOrNull(moisture.dewPointC, DECIMALS.dew_point),
+    humidity: roundOrNull(moisture.humidityPct, DECIMALS.humidity),
+    pressure_msl: roundOrNull(value(s, 'pressure_msl'), DECIMALS.pressure_msl),
+    wind_speed: wind ? roundOrNull(wind.speedKmh, DECIMALS.wind_speed) : null,
+    // 359.6° rounds to 360, which is north: report it as 0.
+    wind_direction: direction === null ? null : roundTo(direction, DECIMALS.wind_direction) % 360,
+    wind_gust: gustMs === null ? null : roundTo(gustMs * KMH_PER_MS, DECIMALS.wind_gust),
+    temperature_trend_3h: temperatureTrend(tempC, pastC),
+    valid_time: s.time,
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * weather.php's schemas: the single source of its query and response types
+ * (TypeBox → JSON Schema for Fastify's validator and serialiser). The
+ * response schema lists every field, so nothing unlisted can leak and
+ * serialisation is compiled (fast-json-stringify).
+ *
+ * Developer/Business groups (comfort, uv_index, wbgt, frost, et0, ...) are
+ * added here as optional properties when their modules exist.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { errorBodySchema } from '../errors.js';
+import { ISO_DATETIME_PATTERN } from '../validation/strict-query.js';
+
+/** Geographic bounds the spec gives for weather.php, degrees. */
+export const LAT_RANGE = { min: 35, max: 48 } as const;
+export const LON_RANGE = { min: 5, max: 20.5 } as const;
+/**
+ * `alt` bounds, m. Italy spans −3.4 m (Jolanda di Savoia) to 4808 m (Mont
+ * Blanc); the margin admits any place on land in Europe and refuses values
+ * that are obviously feet or a typo.
+ */
+export const ALT_RANGE = { min: -500, max: 5000 } as const;
+
+/** Numeric query parameters read strictly (api/validation/strict-query.ts). */
+export const WEATHER_NUMBER_PARAMS = ['lat', 'lon', 'alt'] as const;
+export const WEATHER_TIME_PARAMS = ['time'] as const;
+
+export const WeatherQuerySchema = Type.Object({
+  lat: Type.Number({ minimum: LAT_RANGE.min, maximum: LAT_RANGE.max, description: 'latitude, degrees north' }),
+  lon: Type.Number({ minimum: LON_RANGE.min, maximum: LON_RANGE.max, description: 'longitude, degrees east' }),
+  alt: Type.Optional(Type.Number({ minimum: ALT_RANGE.min, maximum: ALT_RANGE.max, description: 'altitude of the point, metres above sea level' })),
+  time: Type.Optional(Type.String({ pattern: ISO_DATETIME_PATTERN, description: 'valid time, ISO 8601 UTC (Business plan)' })),
+  // Read by the access layer (api/access): declared so their types are known.
+  fields: Type.Optional(Type.String({ maxLength: 200, description: 'comma-separated field groups' })),
+  api_key: Type.Optional(Type.String({ maxLength: 200, description: 'API key' })),
+});
+export type WeatherQuery = Static<typeof WeatherQuerySchema>;
+
+/** A number that may be null (fast-json-stringify handles a type list without anyOf). */
+const NullableNumber = (description: string) => Type.Unsafe<number | null>({ type: ['number', 'null'], description });
+const NullableString = (description: string) => Type.Unsafe<string | null>({ type: ['string', 'null'], description });
+
+export const TrendSchema = Type.Object({
+  delta: Type.Number({ description: '°C change over the last 3 hours' }),
+  label: Type.String({ description: 'Italian label with sign and °C change' }),
+});
+export type TrendBody = Static<typeof TrendSchema>;
+
+/** The Free fields, in response order. */
+export const FreeFieldsSchema = Type.Object({
+  icon: NullableString('icon identifier (README); null when no condition can be derived'),
+  condition: NullableString('condition identifier (README)'),
+  temperature: NullableNumber('°C, altitude-corrected'),
+  temperature_source: Type.String({ description: 'origin and method of temperature' }),
+  dew_point: NullableNumber('°C'),
+  humidity: NullableNumber('relative humidity, %'),
+  pressure_msl: NullableNumber('hPa'),
+  wind_speed: NullableNumber('km/h at 10 m'),
+  wind_direction: NullableNumber('degrees the wind blows from, 0 = north; null when calm'),
+  wind_gust: NullableNumber('km/h at 10 m'),
+  temperature_trend_3h: Type.Unsafe<TrendBody | null>({ ...TrendSchema, type: ['object', 'null'] }),
+  valid_time: Type.String({ description: 'ISO 8601 UTC instant the values are valid for' }),
+});
+export type FreeFields = Static<typeof FreeFieldsSchema>;
+
+export const WeatherResponseSchema = Type.Object({
+  ...FreeFieldsSchema.properties,
+  elapsed_ms: Type.Number({ description: 'server processing time, ms' }),
+});
+export type WeatherResponse = Static<typeof WeatherResponseSchema>;
+
+const ErrorSchema = Type.Unsafe<{ error: { code: string; message: string } }>(errorBodySchema as unknown as TSchema);
+
+/** One response schema per status the route can answer. */
+export const weatherResponses = {
+  200: WeatherResponseSchema,
+  400: ErrorSchema,
+  401: ErrorSchema,
+  403: ErrorSchema,
+  404: ErrorSchema,
+  429: ErrorSchema,
+  500: ErrorSchema,
+  503: ErrorSchema,
+} as const;

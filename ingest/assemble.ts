@@ -1,0 +1,60 @@
+/**
+ * Canonical fields on one grid → the stack of a product version: the time
+ * axis is the sorted union of valid times; where several files give the same
+ * variable at the same valid time, the newest run (reference time) wins, and
+ * among equals the file given last. A variable missing at a time is NaN
+ * there. Static variables (elevation) keep their newest field.
+ */
+import type { GridDef } from '../geo/grid.js';
+import type { ProductVersionInput, VariableInput } from '../tiles/types.js';
+import type { CanonicalField } from './products/map-fields.js';
+import type { Product, VariableStack } from './products/product.js';
+
+export function assembleStack(product: Product, grid: GridDef, fields: readonly CanonicalField[]): VariableStack {
+  const cells = grid.nx * grid.ny;
+  const statics = new Map<string, Float32Array>();
+  const bestStatic = new Map<string, CanonicalField>();
+  // variable → valid time (ms) → winning field
+  const timed = new Map<string, Map<number, CanonicalField>>();
+  const allTimes = new Set<number>();
+
+  fields.forEach((f) => {
+    if (f.aggregation === 'static' || product.static) {
+      const cur = bestStatic.get(f.variable);
+      if (!cur || newer(f, cur)) bestStatic.set(f.variable, f);
+      return;
+    }
+    const t = f.validTime.getTime();
+    allTimes.add(t);
+    let byTime = timed.get(f.variable);
+    if (!byTime) timed.set(f.variable, (byTime = new Map()));
+    const cur = byTime.get(t);
+    if (!cur || newer(f, cur)) byTime.set(t, f);
+  });
+  for (const [v, f] of bestStatic) statics.set(v, f.values);
+
+  const timesMs = [...allTimes].sort((a, b) => a - b);
+  const series = new Map<string, Float32Array[]>();
+  for (const [v, byTime] of timed) {
+    series.set(v, timesMs.map((t) => byTime.get(t)?.values ?? new Float32Array(cells).fill(NaN)));
+  }
+  return { grid, times: timesMs.map((t) => new Date(t)), series, statics };
+}
+
+/** Later reference time wins; on a tie, the later field in input order (fields are in file order). */
+function newer(candidate: CanonicalField, current: CanonicalField): boolean {
+  return candidate.referenceTime.getTime() >= current.referenceTime.getTime();
+}
+
+/** The tile writer's input: the product's stored variables only (auxiliary inputs are left out). */
+export function toWriterInput(product: Product, stack: VariableStack, source: ProductVersionInput['source']): ProductVersionInput {
+  const variables: Record<string, VariableInput> = {};
+  for (const [name, spec] of Object.entries(product.variables)) {
+    const meta = { units: spec.units, precision: spec.precision, longName: spec.longName, ...(spec.standardName ? { standardName: spec.standardName } : {}) };
+    const stat = stack.statics.get(name);
+    const ser = stack.series.get(name);
+    if (stat) variables[name] = { ...meta, values: [stat], static: true };
+    else if (ser) variables[name] = { ...meta, values: ser };
+  }
+  return { product: product.name, grid: stack.grid, times: product.static ? [] : stack.times, variables, source };
+}

@@ -1,0 +1,124 @@
+/**
+ * `meteopunto ingest <product> <file>... [--model <m>] [--run <ISO>] [--note <text>] [--json] [--quiet]`
+ *
+ * Runs one ingest inline (no Redis, no queue) into $METEOPUNTO_DATA and
+ * prints what it published: version, variables, time range, grid, and the
+ * fields it left out with the reason. Exit codes: 0 published, 1 the files
+ * could not be ingested (ReadError/IngestError: the reason is printed, the
+ * previously published tiles stay live), 2 bad usage.
+ */
+import { parseArgs } from 'node:util';
+import { dataDir } from '../config/paths.js';
+import { ReadError } from './field.js';
+import { IngestError, type IngestProgress } from './ingest-types.js';
+import { runIngest, type IngestReport } from './pipeline.js';
+import { PRODUCTS } from './products/registry.js';
+
+const USAGE = `usage: meteopunto ingest <product> <file>... [options]
+
+products:
+${Object.values(PRODUCTS).map((p) => `  ${p.name.padEnd(6)} ${p.summary}`).join('\n')}
+
+options:
+  --model <name>   model name recorded in the manifest (e.g. icon-2i)
+  --run <ISO>      run time recorded in the manifest (default: the newest reference time in the files)
+  --note <text>    free text recorded in the manifest
+  --json           print the result as JSON
+  --quiet          no progress on stderr
+
+Files are read by content (GRIB1/2, NetCDF3, NetCDF4/HDF5), not by extension.
+The data directory is $METEOPUNTO_DATA (default ./data).`;
+
+export async function run(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv, allowPositionals: true, strict: true,
+      options: {
+        model: { type: 'string' }, run: { type: 'string' }, note: { type: 'string' },
+        json: { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    console.error(`meteopunto ingest: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values: o, positionals } = parsed;
+  if (o.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const [product, ...files] = positionals;
+  if (!product || files.length === 0) {
+    console.error(`meteopunto ingest: ${product ? 'no input files given' : 'missing <product>'}\n\n${USAGE}`);
+    return 2;
+  }
+  if (!Object.hasOwn(PRODUCTS, product)) {
+    console.error(`meteopunto ingest: unknown product '${product}' (known: ${Object.keys(PRODUCTS).join(', ')})`);
+    return 2;
+  }
+  if (o.run !== undefined && !Number.isFinite(Date.parse(o.run))) {
+    console.error(`meteopunto ingest: --run must be an ISO 8601 time, got '${o.run}'`);
+    return 2;
+  }
+
+  const progress = o.quiet ? undefined : await progressReporter();
+  const root = dataDir();
+  try {
+    const report = await runIngest({
+      root, product, files,
+      ...(progress ? { onProgress: progress.update } : {}),
+      source: { ...(o.model ? { model: o.model } : {}), ...(o.run ? { run: new Date(o.run).toISOString() } : {}), ...(o.note ? { note: o.note } : {}) },
+    });
+    progress?.stop();
+    console.log(o.json ? JSON.stringify(report, null, 2) : formatReport(report, root));
+    return 0;
+  } catch (err) {
+    progress?.stop();
+    if (err instanceof ReadError || err instanceof IngestError) {
+      console.error(`meteopunto ingest: ${err.message}\nnothing was published; the previous tiles (if any) stay live.`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+/** Human-readable summary of a run. */
+export function formatReport(r: IngestReport, root: string): string {
+  const lines = [`published ${r.product} version ${r.version} in ${root}`];
+  const row = (k: string, v: string) => lines.push(`  ${k.padEnd(10)} ${v}`);
+  row('variables', r.variables.join(', '));
+  row('times', r.times === 0 ? 'static' : `${r.times} (${r.from} … ${r.to})`);
+  row('grid', r.gridDescription);
+  row('files', r.files.join(', '));
+  for (const d of r.dropped) row('dropped', `${d.file}: ${d.source} (${d.variable}) ${d.reason}`);
+  if (r.skipped.length > 0) {
+    const byReason = new Map<string, string[]>();
+    for (const s of r.skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), s.name]);
+    for (const [reason, names] of byReason) row('skipped', `${[...new Set(names)].join(', ')}: ${reason}`);
+  }
+  for (const n of r.notes) row('note', n);
+  return lines.join('\n');
+}
+
+/** Progress on stderr: a bar on a terminal, one line per stage otherwise. */
+async function progressReporter(): Promise<{ update: (p: IngestProgress) => void; stop: () => void }> {
+  if (process.stderr.isTTY) {
+    const { SingleBar, Presets } = (await import('cli-progress')).default;
+    const bar = new SingleBar({ format: 'ingest [{bar}] {percentage}% {stage}: {message}', stream: process.stderr, hideCursor: true }, Presets.shades_classic);
+    bar.start(100, 0, { stage: 'read', message: '' });
+    return {
+      update: (p) => bar.update(Math.round(p.fraction * 100), { stage: p.stage, message: p.message ?? '' }),
+      stop: () => bar.stop(),
+    };
+  }
+  let last = '';
+  return {
+    update: (p) => {
+      const line = `[${p.stage}] ${p.message ?? ''}`;
+      if (line !== last) process.stderr.write(`${line}\n`);
+      last = line;
+    },
+    stop: () => undefined,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Pollen concentration classes of the Associazione Italiana di Aerobiologia
+ * (AIA / POLLnet network, UNI 11108:2004 sampling), as published by ARPA
+ * Umbria and ARPA FVG, for the six CAMS pollen species.
+ *
+ * The classes are defined on DAILY mean concentrations (grains/m³); applied to
+ * hourly CAMS values they are an approximation. Published class edges are
+ * given to 0.1 grains/m³ ("bassa 0.6–9.9, media 10.0–29.9, alta ≥ 30"); for
+ * continuous values a class starts at its lower edge (10.0 is 'medium').
+ */
+
+/** CAMS pollen species (Open-Meteo variable names without the _pollen suffix). */
+export type PollenSpecies = 'alder' | 'birch' | 'grass' | 'mugwort' | 'olive' | 'ragweed';
+
+/** Pollen risk identifiers with the AIA Italian class names. */
+export const POLLEN_LEVELS = [
+  { id: 'absent', it: 'assente' },
+  { id: 'low', it: 'bassa' },
+  { id: 'medium', it: 'media' },
+  { id: 'high', it: 'alta' },
+] as const;
+
+/** A pollen level identifier. */
+export type PollenLevel = (typeof POLLEN_LEVELS)[number]['id'];
+
+/** AIA family of each species and its lower class edges [low, medium, high], grains/m³. */
+export const POLLEN_CLASSES: Record<PollenSpecies, { family: string; edges: readonly [number, number, number] }> = {
+  alder: { family: 'Betulaceae', edges: [0.6, 16, 50] },
+  birch: { family: 'Betulaceae', edges: [0.6, 16, 50] },
+  grass: { family: 'Graminaceae', edges: [0.6, 10, 30] },
+  olive: { family: 'Oleaceae', edges: [0.6, 5, 25] },
+  mugwort: { family: 'Compositae', edges: [0.1, 5, 25] },
+  ragweed: { family: 'Compositae', edges: [0.1, 5, 25] },
+};
+
+/** Result of {@link pollenRisk}. */
+export interface PollenRisk {
+  /** Level identifier, null for a missing value. */
+  risk: PollenLevel | null;
+  /** AIA Italian class name ('assente', 'bassa', 'media', 'alta'). */
+  label: string | null;
+  /** AIA family the class table belongs to. */
+  family: string;
+}
+
+/**
+ * AIA pollen class of a concentration.
+ *
+ * @param species 'alder' … 'ragweed' (a trailing '_pollen' is accepted)
+ * @param grainsPerM3 concentration, grains/m³
+ */
+export function pollenRisk(species: PollenSpecies | `${PollenSpecies}_pollen`, grainsPerM3: number): PollenRisk {
+  const key = species.replace(/_pollen$/, '') as PollenSpecies;
+  const table = POLLEN_CLASSES[key];
+  if (!table) throw new RangeError(`pollenRisk: unknown species '${species}'`);
+  if (!(grainsPerM3 >= 0)) return { risk: null, label: null, family: table.family };
+  const [low, medium, high] = table.edges;
+  const level = grainsPerM3 >= high ? 3 : grainsPerM3 >= medium ? 2 : grainsPerM3 >= low ? 1 : 0;
+  const l = POLLEN_LEVELS[level]!;
+  return { risk: l.id, label: l.it, family: table.family };
+}

@@ -1,0 +1,171 @@
+/**
+ * Wet Bulb Globe Temperature outdoors, after Liljegren et al. (2008), from
+ * standard meteorological fields: WBGT = 0.7 Tnwb + 0.2 Tg + 0.1 Ta
+ * (ISO 7243:2017 outdoor form).
+ *
+ * `sun` is the model with the Sun's load as measured/forecast; `shade` is the
+ * same model with no solar load (S = 0, fdir = 0): globe and wick exchange
+ * longwave with sky and ground only. This is the common "Liljegren shade"
+ * convention; it differs from ISO 7243's indoor form (0.7 Tnw + 0.3 Tg) and
+ * from CNR-IBE biometeo.js wbgt_shade (0.7 Tnw + 0.3 Ta). See README.
+ */
+import { solarGeometry } from '../../geo/solar.js';
+import { SOLAR_CONSTANT_LILJEGREN } from './constants.js';
+import { globeTemperature, wetBulbTemperature, type LiljegrenEnvironment } from './wbgt-physics.js';
+
+/** Inputs of {@link wbgt}. */
+export interface WbgtInput {
+  /** Instant (UTC) of the (instantaneous or mid-interval) values. */
+  time: Date;
+  /** Latitude, degrees north. */
+  lat: number;
+  /** Longitude, degrees east. */
+  lon: number;
+  /** Air temperature, °C. */
+  temperature: number;
+  /** Relative humidity, %. */
+  relativeHumidity: number;
+  /** Surface (station) pressure, hPa. */
+  pressure: number;
+  /** Wind speed, m/s, measured at windHeight. */
+  windSpeed: number;
+  /** Height of the wind, m (10 for NWP 10 m wind; 2 needs no reduction). */
+  windHeight: number;
+  /** Global horizontal irradiance, W/m². */
+  shortwaveRadiation: number;
+  /** Urban (true) or rural (false, default) power-law exponents for the wind reduction. */
+  urban?: boolean;
+  /** Vertical temperature difference upper minus lower, K (night stability; default 0). */
+  verticalTempDiffK?: number;
+}
+
+/** Globe, wet-bulb and WBGT temperatures of one radiative case, °C. */
+export interface WbgtParts {
+  globe: number;
+  naturalWetBulb: number;
+  /** Psychrometric wet bulb (no radiation), for reference; NaN from {@link wbgt}. */
+  psychrometricWetBulb: number;
+  wbgt: number;
+}
+
+/** Full result of {@link wbgtDetail}. */
+export interface WbgtDetail {
+  sun: WbgtParts;
+  shade: WbgtParts;
+  /** Wind speed used at 2 m, m/s. */
+  windSpeed2m: number;
+  /** Cosine of the solar zenith angle. */
+  cosZenith: number;
+  /** Direct-beam fraction of the irradiance. */
+  directFraction: number;
+  /** Irradiance after the clear-sky cap, W/m². */
+  solarUsed: number;
+}
+
+/** cos zenith below which the Sun is treated as down (0.5° elevation; wbgt.c CZA_MIN). */
+const CZA_MIN = 0.00873;
+/** Upper bound of S/S_toa (wbgt.c NORMSOLAR_MAX). */
+const NORMSOLAR_MAX = 0.85;
+
+/**
+ * Solar parameters of Liljegren (2008) eq. 13: the irradiance capped at
+ * 0.85 × top-of-atmosphere, and the direct-beam fraction
+ *
+ * fdir = exp(3 − 1.34 s − 1.65/s),  s = S / S_toa,  S_toa = 1367 cos θ / d²,
+ * clipped to 0..0.9; fdir = 0 (and S unchanged) when cos θ < 0.00873.
+ *
+ * @param solarWm2 global horizontal irradiance, W/m²
+ * @param cza cosine of the solar zenith angle
+ * @param distanceAu Earth–Sun distance, AU
+ */
+export function solarParameters(solarWm2: number, cza: number, distanceAu: number): { solar: number; fdir: number } {
+  const toa = cza < CZA_MIN ? 0 : (SOLAR_CONSTANT_LILJEGREN * Math.max(0, cza)) / (distanceAu * distanceAu);
+  if (toa <= 0) return { solar: solarWm2, fdir: 0 };
+  const s = Math.min(solarWm2 / toa, NORMSOLAR_MAX);
+  const solar = s * toa;
+  if (s <= 0) return { solar, fdir: 0 };
+  return { solar, fdir: Math.max(0, Math.min(0.9, Math.exp(3 - 1.34 * s - 1.65 / s))) };
+}
+
+/** Pasquill–Gifford stability class 1..6 (A..F) from the solar radiation / ΔT method, EPA-454/5-99-005 §6.2.5. */
+export function stabilityClass(daytime: boolean, speedMs: number, solarWm2: number, dTK: number): number {
+  // Rows: wind class; columns: day radiation classes 0..3, night (dT<0) 5, night (dT≥0) 6.
+  const table = [
+    [1, 1, 2, 4, 0, 5, 6],
+    [1, 2, 3, 4, 0, 5, 6],
+    [2, 2, 3, 4, 0, 4, 4],
+    [3, 3, 4, 4, 0, 0, 0],
+    [3, 4, 4, 4, 0, 0, 0],
+  ];
+  let i: number;
+  let j: number;
+  if (daytime) {
+    j = solarWm2 >= 925 ? 0 : solarWm2 >= 675 ? 1 : solarWm2 >= 175 ? 2 : 3;
+    i = speedMs >= 6 ? 4 : speedMs >= 5 ? 3 : speedMs >= 3 ? 2 : speedMs >= 2 ? 1 : 0;
+  } else {
+    j = dTK >= 0 ? 6 : 5;
+    i = speedMs >= 2.5 ? 2 : speedMs >= 2 ? 1 : 0;
+  }
+  return table[i]![j]!;
+}
+
+/**
+ * Wind speed at 2 m from another height by the power law of EPA-454/5-99-005:
+ * u2 = u_z (2/z)^p, p by stability class (urban .15 .15 .20 .25 .30 .30;
+ * rural .07 .07 .10 .15 .35 .55), floored at 0.13 m/s.
+ */
+export function windSpeedAt2m(speedMs: number, heightM: number, stability: number, urban: boolean): number {
+  const urbanExp = [0.15, 0.15, 0.2, 0.25, 0.3, 0.3];
+  const ruralExp = [0.07, 0.07, 0.1, 0.15, 0.35, 0.55];
+  const p = (urban ? urbanExp : ruralExp)[stability - 1] ?? 0.15;
+  return Math.max(speedMs * (2 / heightM) ** p, 0.13);
+}
+
+/**
+ * WBGT in the sun and in the shade (Liljegren et al. 2008).
+ *
+ * Valid range: the latent-heat fit is for 283–313 K air; the model needs the
+ * Sun above the horizon for the direct-beam split (at night sun = shade).
+ *
+ * @returns { sun, shade } WBGT, °C (NaN when an input is not finite or the
+ *   iteration fails)
+ */
+export function wbgt(input: WbgtInput): { sun: number; shade: number } {
+  // The psychrometric wet bulb is not part of WBGT; skipping it saves a third of the work on grids.
+  const d = compute(input, false);
+  return { sun: d.sun.wbgt, shade: d.shade.wbgt };
+}
+
+/** {@link wbgt} with globe and wet-bulb temperatures and the intermediate quantities. */
+export function wbgtDetail(input: WbgtInput): WbgtDetail {
+  return compute(input, true);
+}
+
+function compute(input: WbgtInput, withPsychrometric: boolean): WbgtDetail {
+  const { temperature, relativeHumidity, pressure, windSpeed, windHeight, shortwaveRadiation } = input;
+  const nan = { globe: NaN, naturalWetBulb: NaN, psychrometricWetBulb: NaN, wbgt: NaN };
+  const inputs = [temperature, relativeHumidity, pressure, windSpeed, windHeight, shortwaveRadiation];
+  if (!inputs.every(Number.isFinite) || windHeight <= 0 || pressure <= 0) {
+    return { sun: nan, shade: { ...nan }, windSpeed2m: NaN, cosZenith: NaN, directFraction: NaN, solarUsed: NaN };
+  }
+  const geo = solarGeometry(input.time, input.lat, input.lon);
+  const cza = Math.cos((geo.zenith * Math.PI) / 180);
+  const { solar, fdir } = solarParameters(Math.max(0, shortwaveRadiation), cza, geo.distanceAu);
+  let speed = Math.max(0, windSpeed);
+  if (windHeight !== 2) {
+    const stab = stabilityClass(cza > 0, speed, solar, input.verticalTempDiffK ?? 0);
+    speed = windSpeedAt2m(speed, windHeight, stab, input.urban ?? false);
+  }
+  const rh = Math.min(100, Math.max(0, relativeHumidity)) / 100;
+  const base = { tK: temperature + 273.15, rh, pressureHpa: pressure, speedMs: speed, cza };
+  const sun = parts({ ...base, solarWm2: solar, fdir }, temperature, withPsychrometric);
+  const shade = solar > 0 ? parts({ ...base, solarWm2: 0, fdir: 0 }, temperature, withPsychrometric) : sun;
+  return { sun, shade, windSpeed2m: speed, cosZenith: cza, directFraction: fdir, solarUsed: solar };
+}
+
+function parts(env: LiljegrenEnvironment, tC: number, withPsychrometric: boolean): WbgtParts {
+  const globe = globeTemperature(env);
+  const naturalWetBulb = wetBulbTemperature(env, true);
+  const psychrometricWetBulb = withPsychrometric ? wetBulbTemperature(env, false) : NaN;
+  return { globe, naturalWetBulb, psychrometricWetBulb, wbgt: 0.7 * naturalWetBulb + 0.2 * globe + 0.1 * tC };
+}

@@ -1,0 +1,141 @@
+/**
+ * Turns an opened NetCDF dataset into SourceFields: one per variable × time
+ * step × level (× reference time × forecast period when the file has those
+ * dimensions). Raw data are read in blocks along the first dimension (at most
+ * BLOCK_BYTES at a time) so that a large file never needs a second full copy
+ * in the HDF5 wasm heap.
+ */
+import type { SourceField } from '../field.js';
+import type { NcDataset } from './model.js';
+import { attrText } from './model.js';
+import { packingOf, toDecodable } from './cf-packing.js';
+import { intervalsOf, stepTypeOf, type TimeInterval } from './cf-step.js';
+import { coordRole } from './cf-coords.js';
+import { CoordCache } from './coord-values.js';
+import { levelOf, planVariable, referencedNames, type DimPlan, type VariablePlan } from './field-plan.js';
+import { gatherField } from './slab.js';
+
+/** Raw values per read block: 16 M (at most 128 MB once widened to float64). */
+const BLOCK_VALUES = 16 * 1024 * 1024;
+
+export interface PlannedDataset {
+  plans: VariablePlan[];
+  /** Why candidate variables were not usable (for the error when no field remains). */
+  skipped: string[];
+}
+
+export function planDataset(ds: NcDataset, cache: CoordCache): PlannedDataset {
+  const referenced = referencedNames(ds);
+  const plans: VariablePlan[] = [];
+  const skipped: string[] = [];
+  for (const v of ds.variables) {
+    const r = planVariable(ds, v, referenced, cache);
+    if ('plan' in r) plans.push(r.plan);
+    else if ('skip' in r) skipped.push(r.skip);
+  }
+  return { plans, skipped };
+}
+
+/** Valid time for variables that have none (static fields such as orography): see README. */
+function fallbackTimeMs(ds: NcDataset, cache: CoordCache): number {
+  const ref = ds.variables.find((v) => coordRole(v) === 'reftime');
+  if (ref) return cache.time(ref).ms[0] ?? 0;
+  const t = ds.variables.find((v) => coordRole(v) === 'time' && v.shape.length <= 1);
+  return t ? (cache.time(t).ms[0] ?? 0) : 0;
+}
+
+export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: () => number): SourceField[] {
+  const { v, dims } = plan;
+  const packing = packingOf(v);
+  const find = (role: string) => dims.find((d) => d.role === role);
+  const timeDim = find('time');
+  const refDim = find('reftime');
+  const periodDim = find('period');
+  const levelDim = find('level');
+  const stepType = stepTypeOf(attrText(v, 'cell_methods'), [timeDim?.name, periodDim?.name]);
+
+  const refs = refDim ? cache.time(refDim.coord!).ms : undefined;
+  const periods = periodDim ? cache.periodMs(periodDim.coord!) : undefined;
+  const levels = levelDim ? cache.values(levelDim.coord!) : undefined;
+  const timeIntervals = timeDim ? (() => {
+    const tc = cache.time(timeDim.coord!);
+    return intervalsOf(tc.ms, stepType, tc.boundsMs);
+  })() : undefined;
+  const scalarIntervals = plan.scalarTime ? intervalsOf(plan.scalarTime.ms, stepType, plan.scalarTime.boundsMs) : undefined;
+  const periodIntervals = new Map<number, TimeInterval[]>();
+
+  const interval = (idx: Map<DimPlan, number>, refMs: number | undefined): TimeInterval => {
+    if (timeDim) return timeIntervals![idx.get(timeDim)!]!;
+    if (periodDim && refMs !== undefined) {
+      const ri = refDim ? idx.get(refDim)! : -1;
+      let list = periodIntervals.get(ri);
+      if (!list) {
+        list = intervalsOf(periods!.map((p) => refMs + p), stepType);
+        periodIntervals.set(ri, list);
+      }
+      return list[idx.get(periodDim)!]!;
+    }
+    if (scalarIntervals) return scalarIntervals[0]!;
+    return { validMs: refMs ?? staticTimeMs() };
+  };
+
+  const iterDims = dims.filter((d) => d.role !== 'x' && d.role !== 'y');
+  const lead = dims[0]!;
+  const blockByFirst = lead.role !== 'x' && lead.role !== 'y' && lead.len > 1;
+  const blockLen = blockByFirst ? Math.max(1, Math.floor(BLOCK_VALUES / lead.stride)) : lead.len;
+
+  const out: SourceField[] = [];
+  const base = {
+    name: v.name,
+    units: attrText(v, 'units') ?? '',
+    longName: attrText(v, 'long_name'),
+    standardName: attrText(v, 'standard_name'),
+  };
+  for (let start = 0; start < (blockByFirst ? lead.len : 1); start += blockLen) {
+    const count = blockByFirst ? Math.min(blockLen, lead.len - start) : undefined;
+    const raw = toDecodable(blockByFirst ? v.read(start, count) : v.read(), packing);
+    const offset0 = blockByFirst ? start * lead.stride : 0;
+    // Odometer over the non-spatial dimensions (the lead one restricted to this block).
+    const idx = new Map<DimPlan, number>(iterDims.map((d) => [d, d === lead && blockByFirst ? start : 0]));
+    for (;;) {
+      let rawBase = -offset0;
+      for (const [d, i] of idx) rawBase += i * d.stride;
+      const refMs = refDim ? refs![idx.get(refDim)!] : plan.scalarRefMs;
+      const iv = interval(idx, refMs);
+      const level = levelDim ? levelOf(levelDim.coord!, levels![idx.get(levelDim)!]!) : plan.scalarLevel;
+      out.push({
+        ...base,
+        ...(level ? { level } : {}),
+        referenceTime: new Date(refMs ?? iv.validMs),
+        validTime: new Date(iv.validMs),
+        stepType,
+        ...(iv.startMs !== undefined ? { intervalStart: new Date(iv.startMs) } : {}),
+        grid: plan.grid,
+        values: gatherField(raw, rawBase, plan.geometry, packing),
+      });
+      // Advance the odometer, last dimension fastest.
+      let k = iterDims.length - 1;
+      for (; k >= 0; k--) {
+        const d = iterDims[k]!;
+        const limit = d === lead && blockByFirst ? start + count! : d.len;
+        const next = idx.get(d)! + 1;
+        if (next < limit) {
+          idx.set(d, next);
+          break;
+        }
+        idx.set(d, d === lead && blockByFirst ? start : 0);
+      }
+      if (k < 0) break;
+    }
+  }
+  return out;
+}
+
+export function readFields(ds: NcDataset): { fields: SourceField[]; skipped: string[] } {
+  const cache = new CoordCache(ds);
+  const { plans, skipped } = planDataset(ds, cache);
+  let staticMs: number | undefined;
+  const staticTimeMs = () => (staticMs ??= fallbackTimeMs(ds, cache));
+  const fields = plans.flatMap((p) => fieldsOf(p, cache, staticTimeMs));
+  return { fields, skipped };
+}

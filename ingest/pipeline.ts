@@ -1,0 +1,111 @@
+/**
+ * One ingest run (ingest/ingest-types.ts): read every file → map through the
+ * product (match, units, de-accumulation) → one grid, cropped to the domain →
+ * time axis (newest run wins) → derived variables → tile writer, which
+ * publishes atomically. Shared by `meteopunto ingest`, `meteopunto demo` and
+ * the BullMQ processor. Errors are ReadError (a file cannot be decoded) or
+ * IngestError (the product cannot use what the files hold), both naming files.
+ */
+import { basename } from 'node:path';
+import type { GridDef } from '../geo/grid.js';
+import { writeProductVersion } from '../tiles/writer.js';
+import { assembleStack, toWriterInput } from './assemble.js';
+import { IngestError, type IngestProgress, type IngestRequest, type IngestResult } from './ingest-types.js';
+import { describeGrid, selectGrid, type DroppedField } from './products/grid-choice.js';
+import { mapFields, type SkippedField, type TaggedField } from './products/map-fields.js';
+import { getProduct } from './products/registry.js';
+import { readFile } from './readers.js';
+
+/** IngestResult plus what the run left out and why (printed by the CLI, logged by jobs). */
+export interface IngestReport extends IngestResult {
+  grid: GridDef;
+  /** Human-readable grid: kind, size, spacing, resolution. */
+  gridDescription: string;
+  files: string[];
+  /** Recognised fields not stored: on another grid, outside the domain. */
+  dropped: DroppedField[];
+  /** Fields the product does not use (not its variables, wrong level, unknown units). */
+  skipped: SkippedField[];
+  /** Derivations and assumptions made (dew point from humidity, DEM fallback, ...). */
+  notes: string[];
+}
+
+/** Fractions of the whole run at which each stage starts (reading dominates). */
+const STAGE_START = { read: 0, derive: 0.5, write: 0.6, publish: 1 } as const;
+
+export async function runIngest(req: IngestRequest): Promise<IngestReport> {
+  const product = getProduct(req.product);
+  if (req.files.length === 0) throw new IngestError(`product ${product.name}: no input files given`);
+  const progress = (stage: keyof typeof STAGE_START, fraction: number, message?: string) =>
+    req.onProgress?.({ stage, fraction, ...(message ? { message } : {}) } satisfies IngestProgress);
+
+  // read
+  const tagged: TaggedField[] = [];
+  for (const [i, file] of req.files.entries()) {
+    req.signal?.throwIfAborted();
+    progress('read', STAGE_START.derive * (i / req.files.length), `reading ${basename(file)} (${i + 1}/${req.files.length})`);
+    for (const field of await readFile(file)) tagged.push({ field, file });
+  }
+  req.signal?.throwIfAborted();
+
+  // derive: map, choose the grid, assemble the time axis, derive missing variables
+  progress('derive', STAGE_START.derive, `mapping ${tagged.length} fields to product ${product.name}`);
+  const seen = describeSeen(tagged);
+  const mapped = mapFields(product, tagged);
+  tagged.length = 0; // the source arrays now belong to `mapped`
+  const names = req.files.map((f) => basename(f));
+  if (mapped.fields.length === 0) {
+    const why = mapped.skipped.filter((s) => s.reason !== 'not a variable of this product').map((s) => `${s.file} ${s.name}: ${s.reason}`);
+    throw new IngestError(
+      `${req.files.join(', ')}: no variable product ${product.name} knows; found ${seen}` + (why.length ? ` (${why.join('; ')})` : ''),
+    );
+  }
+  const selection = selectGrid(mapped.fields);
+  const stack = assembleStack(product, selection.grid, selection.fields);
+  const notes = [...mapped.notes, ...product.complete(stack)];
+  product.validate(stack, req.files);
+  req.signal?.throwIfAborted();
+
+  // write + publish (atomic: the writer renames the manifest last)
+  const newestRun = selection.fields.reduce((m, f) => Math.max(m, f.referenceTime.getTime()), -Infinity);
+  const source = {
+    files: names,
+    ...(req.source?.model ? { model: req.source.model } : {}),
+    ...(req.source?.run ? { run: req.source.run } : Number.isFinite(newestRun) ? { run: new Date(newestRun).toISOString() } : {}),
+    ...(req.source?.sample ? { sample: true } : {}),
+    ...(req.source?.note ? { note: req.source.note } : {}),
+  };
+  const input = toWriterInput(product, stack, source);
+  progress('write', STAGE_START.write, `writing ${Object.keys(input.variables).length} variables × ${input.times.length} times`);
+  const published = await writeProductVersion(req.root, input);
+  progress('publish', STAGE_START.publish, `published ${published.product} ${published.version}`);
+
+  const times = input.times;
+  return {
+    product: product.name,
+    version: published.version,
+    ...(times.length > 0 ? { from: times[0]!.toISOString(), to: times[times.length - 1]!.toISOString() } : {}),
+    times: times.length,
+    variables: Object.keys(input.variables).sort(),
+    published: published.manifest.published,
+    grid: selection.grid,
+    gridDescription: describeGrid(selection.grid),
+    files: names,
+    dropped: selection.dropped,
+    skipped: mapped.skipped,
+    notes,
+  };
+}
+
+/** 'file: 2t [K], tp [kg m**-2]; file2: ...' for error messages. */
+function describeSeen(tagged: readonly TaggedField[]): string {
+  const byFile = new Map<string, Set<string>>();
+  for (const { file, field } of tagged) {
+    let s = byFile.get(file);
+    if (!s) byFile.set(file, (s = new Set()));
+    s.add(`${field.name}${field.level ? `@${field.level.type}:${field.level.value}` : ''} [${field.units || 'no units'}]`);
+  }
+  if (byFile.size === 0) return 'no fields at all';
+  if (byFile.size === 1) return [...byFile.values()][0]!.size ? [...[...byFile.values()][0]!].join(', ') : 'no fields';
+  return [...byFile].map(([f, s]) => `${basename(f)}: ${[...s].join(', ')}`).join('; ');
+}

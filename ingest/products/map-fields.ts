@@ -1,0 +1,206 @@
+/**
+ * Source fields → canonical fields of a product: match, convert units,
+ * turn accumulations into per-step amounts and mean fluxes. Fields the
+ * product cannot use are reported with the reason, never silently lost.
+ */
+import type { GridDef } from '../../geo/grid.js';
+import type { SourceField } from '../field.js';
+import { deaccumulate, inferIntervalStarts, type AccumPoint } from './accumulation.js';
+import { VariableIndex } from './match.js';
+import type { Product } from './product.js';
+import type { Aggregation, VariableSpec } from './spec.js';
+import { applyValueRule, unitRule, type UnitRule } from './units.js';
+
+/** A source field with the file it came from. */
+export interface TaggedField {
+  field: SourceField;
+  file: string;
+}
+
+/** One canonical (or auxiliary) variable at one valid time, in canonical units. */
+export interface CanonicalField {
+  variable: string;
+  aggregation: Aggregation;
+  validTime: Date;
+  referenceTime: Date;
+  grid: GridDef;
+  values: Float32Array;
+  file: string;
+  /** Source variable name, for reports. */
+  source: string;
+  /** For amounts and means: length of the step the value covers, s. */
+  stepSeconds?: number;
+}
+
+/** A field left out, and why (shown by `meteopunto ingest`). */
+export interface SkippedField {
+  file: string;
+  /** Source name, with its level when it has one: 'z@isobaricInhPa:1000'. */
+  name: string;
+  units: string;
+  reason: string;
+}
+
+export interface MappedFields {
+  fields: CanonicalField[];
+  skipped: SkippedField[];
+  notes: string[];
+}
+
+interface Pending {
+  tagged: TaggedField;
+  variable: string;
+  spec: VariableSpec;
+  rule: Extract<UnitRule, { kind: 'amount' | 'rate' }>;
+  /** Explicit interval start (ms) or null when it must be inferred from the series. */
+  startMs: number | null;
+}
+
+export function mapFields(product: Product, tagged: readonly TaggedField[]): MappedFields {
+  const index = new VariableIndex(product);
+  const out: MappedFields = { fields: [], skipped: [], notes: [] };
+  const pending: Pending[] = [];
+
+  const matchedFiles = new Set<string>();
+  const byFile = new Map<string, TaggedField[]>();
+  for (const t of tagged) pushTo(byFile, t.file, t);
+
+  for (const t of tagged) {
+    const f = t.field;
+    const m = index.match(f);
+    if (!m.ok) {
+      out.skipped.push(skip(t, m.reason));
+      continue;
+    }
+    const rule = unitRule(f.units, m.spec.units);
+    if (!rule) {
+      out.skipped.push(skip(t, `${m.variable}: units '${f.units}' cannot be converted to '${m.spec.units}'`));
+      continue;
+    }
+    matchedFiles.add(t.file);
+    if (m.spec.aggregation === 'amount' || m.spec.aggregation === 'mean') {
+      if (rule.kind === 'value') {
+        out.skipped.push(skip(t, `${m.variable}: '${f.units}' is not an amount or a rate`));
+        continue;
+      }
+      pending.push({ tagged: t, variable: m.variable, spec: m.spec, rule, startMs: explicitStart(f) });
+      continue;
+    }
+    if (rule.kind !== 'value') {
+      out.skipped.push(skip(t, `${m.variable}: '${f.units}' is an amount, expected an instantaneous value`));
+      continue;
+    }
+    out.fields.push(instantField(t, m.variable, m.spec, rule));
+  }
+
+  // Files where nothing matched: a product may still recognise their content (dem).
+  if (product.fallback) {
+    for (const [file, fields] of byFile) {
+      if (matchedFiles.has(file)) continue;
+      const fb = product.fallback(fields.map((t) => t.field));
+      if (!fb) continue;
+      const spec = product.variables[fb.variable]!;
+      const t = fields.find((x) => x.field === fb.field)!;
+      const rule = unitRule(fb.field.units, spec.units) ?? { kind: 'value' as const, scale: 1, offset: 0 };
+      if (rule.kind !== 'value') continue;
+      out.skipped = out.skipped.filter((s) => !(s.file === file && s.name === skip(t, '').name));
+      out.fields.push(instantField(t, fb.variable, spec, rule));
+      out.notes.push(`${file}: ${fb.note}`);
+    }
+  }
+
+  out.fields.push(...stepFields(pending));
+  return out;
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function skip(t: TaggedField, reason: string): SkippedField {
+  const f = t.field;
+  const name = f.level ? `${f.name}@${f.level.type}:${f.level.value}` : f.name;
+  return { file: t.file, name, units: f.units, reason };
+}
+
+function explicitStart(f: SourceField): number | null {
+  if (f.intervalStart) return f.intervalStart.getTime();
+  // GRIB accumulations and averages without an explicit start run from the reference time.
+  if ((f.stepType === 'accum' || f.stepType === 'avg') && f.referenceTime.getTime() < f.validTime.getTime()) {
+    return f.referenceTime.getTime();
+  }
+  return null;
+}
+
+function instantField(t: TaggedField, variable: string, spec: VariableSpec, rule: { scale: number; offset: number }): CanonicalField {
+  const values = applyValueRule(t.field.values, rule);
+  clampToSpec(values, spec);
+  return {
+    variable,
+    aggregation: spec.aggregation,
+    validTime: t.field.validTime,
+    referenceTime: t.field.referenceTime,
+    grid: t.field.grid,
+    values,
+    file: t.file,
+    source: t.field.name,
+  };
+}
+
+/** Apply validRange (outside → NaN) and min (below → min). */
+export function clampToSpec(values: Float32Array, spec: VariableSpec): void {
+  const range = spec.validRange;
+  const min = spec.min;
+  if (!range && min === undefined) return;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (range && (v < range[0] || v > range[1])) values[i] = NaN;
+    else if (min !== undefined && v < min) values[i] = min;
+  }
+}
+
+/** Group pending amount/mean fields into series, resolve intervals, de-accumulate. */
+function stepFields(pending: readonly Pending[]): CanonicalField[] {
+  const series = new Map<string, Pending[]>();
+  for (const p of pending) {
+    const f = p.tagged.field;
+    const level = f.level ? `${f.level.type}:${f.level.value}` : '';
+    // Explicit intervals belong to a run (files of one run may split it, one step per file);
+    // inferred ones to the series of one file.
+    const owner = p.startMs !== null ? `run:${f.referenceTime.getTime()}` : `file:${p.tagged.file}`;
+    const key = `${p.variable}|${f.name}|${level}|${owner}|${JSON.stringify(f.grid)}`;
+    pushTo(series, key, p);
+  }
+  const out: CanonicalField[] = [];
+  for (const members of series.values()) {
+    const inferred = inferIntervalStarts(members.map((p) => p.tagged.field.validTime.getTime()));
+    const points: AccumPoint<Pending>[] = members.map((p, k) => {
+      const f = p.tagged.field;
+      const startMs = p.startMs ?? inferred[k]!;
+      const seconds = (f.validTime.getTime() - startMs) / 1000;
+      const scale = p.rule.kind === 'amount' ? p.rule.scale : p.rule.scale * seconds;
+      return { validTime: f.validTime, intervalStart: new Date(startMs), amount: applyValueRule(f.values, { scale, offset: 0 }), meta: p };
+    });
+    for (const s of deaccumulate(points)) {
+      const p = s.meta;
+      const seconds = (s.validTime.getTime() - s.stepStart.getTime()) / 1000;
+      const values = s.amount;
+      if (p.spec.aggregation === 'mean') for (let i = 0; i < values.length; i++) values[i] = values[i]! / seconds;
+      clampToSpec(values, p.spec);
+      out.push({
+        variable: p.variable,
+        aggregation: p.spec.aggregation,
+        validTime: s.validTime,
+        referenceTime: p.tagged.field.referenceTime,
+        grid: p.tagged.field.grid,
+        values,
+        file: p.tagged.file,
+        source: p.tagged.field.name,
+        stepSeconds: seconds,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,58 @@
+/**
+ * What a product is: its variables table and the rules that turn mapped,
+ * assembled fields into what its store holds. The generic steps (matching,
+ * unit conversion, de-accumulation, grid choice, cropping, time axis) are
+ * shared (products/map-fields.ts, ingest/assemble.ts); a product adds only
+ * what is its own.
+ */
+import type { GridDef } from '../../geo/grid.js';
+import type { SourceField } from '../field.js';
+import type { VariableSpec } from './spec.js';
+
+/**
+ * The assembled content of one product version on one grid: time-varying
+ * variables as one array per time step (same length as `times`, NaN where a
+ * step is missing), static ones as a single array.
+ */
+export interface VariableStack {
+  grid: GridDef;
+  /** Valid times, ascending, unique. */
+  times: Date[];
+  series: Map<string, Float32Array[]>;
+  statics: Map<string, Float32Array>;
+}
+
+/** A field the product recognised as a variable although nothing names it, with the reason (reported). */
+export interface FallbackMatch {
+  field: SourceField;
+  variable: string;
+  note: string;
+}
+
+export interface Product {
+  readonly name: string;
+  readonly summary: string;
+  /** Static products (dem) have no time axis. */
+  readonly static: boolean;
+  /** What the store may hold: canonical variables. */
+  readonly variables: Readonly<Record<string, VariableSpec>>;
+  /** Inputs of derivations, never stored. */
+  readonly auxiliary: Readonly<Record<string, VariableSpec>>;
+  /**
+   * Derive stored variables from others on the assembled stack (dew point
+   * from humidity, ...). Mutates the stack; returns one note per derivation.
+   */
+  complete(stack: VariableStack): string[];
+  /** Reject a stack the product cannot publish; throws IngestError. */
+  validate(stack: VariableStack, files: readonly string[]): void;
+  /**
+   * Last resort when no field of a file matches by name, paramId or
+   * standard_name (dem: a single unnamed field of a file given as a DEM).
+   */
+  fallback?(fieldsOfOneFile: readonly SourceField[]): FallbackMatch | null;
+}
+
+/** Look a variable up in the product's tables (stored first, then auxiliary). */
+export function specOf(product: Product, variable: string): VariableSpec | undefined {
+  return product.variables[variable] ?? product.auxiliary[variable];
+}

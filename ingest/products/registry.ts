@@ -1,0 +1,17 @@
+/** The products `meteopunto ingest <product>` knows. Later issues add cams, marine, soil, uv, reanalysis, sm100. */
+import { IngestError } from '../ingest-types.js';
+import { demProduct } from './dem/index.js';
+import { nwpProduct } from './nwp/index.js';
+import type { Product } from './product.js';
+
+export const PRODUCTS: Readonly<Record<string, Product>> = {
+  nwp: nwpProduct,
+  dem: demProduct,
+};
+
+/** The product called `name`; IngestError listing the known ones otherwise. */
+export function getProduct(name: string): Product {
+  const p = Object.hasOwn(PRODUCTS, name) ? PRODUCTS[name] : undefined;
+  if (!p) throw new IngestError(`unknown product '${name}': known products are ${Object.keys(PRODUCTS).join(', ')}`);
+  return p;
+}

@@ -1,0 +1,45 @@
+/**
+ * The shape of a product's variables table: one entry per canonical variable
+ * (DESIGN.md "Canonical variables"), naming the source variables it comes from
+ * across producers and how it is stored. Tables are written
+ * `as const satisfies Record<Name, VariableSpec>` so that adding a variable
+ * forces its metadata.
+ */
+
+/** How a stored value relates to time. */
+export type Aggregation =
+  /** Value at the valid time (temperature, wind, cloud cover, a max-gust over the step). */
+  | 'instant'
+  /** Amount over the step ending at the valid time (precipitation, mm). */
+  | 'amount'
+  /** Mean flux over the step ending at the valid time (radiation, W/m²). */
+  | 'mean'
+  /** Does not vary in time (elevation): stored as [y, x]. */
+  | 'static';
+
+/** How the point reader should interpolate the variable. */
+export type Interpolation = 'linear' | 'nearest';
+
+export interface VariableSpec {
+  /** Canonical unit (DESIGN.md). Source units are converted to it (products/units.ts). */
+  units: string;
+  aggregation: Aggregation;
+  /** Smallest step worth keeping, in `units`; the tile writer packs int16 with it when the range allows. */
+  precision: number;
+  interpolation: Interpolation;
+  /** Height above ground the variable is defined at (2 m, 10 m): a field on another height does not match. */
+  heightM?: number;
+  /** CF long_name / standard_name written into the store. */
+  longName: string;
+  standardName?: string;
+  /** Source variable names, case-insensitive: GRIB shortNames (ecCodes, ECMWF and DWD/COSMO tables), NetCDF variable names. */
+  names: readonly string[];
+  /** GRIB paramIds (ecCodes parameter database) that mean this variable. */
+  paramIds?: readonly number[];
+  /** CF standard_names that mean this variable (used when the name is not recognised). */
+  standardNames?: readonly string[];
+  /** Values outside this range (canonical units) are missing: e.g. a DEM's 9999 "no data". */
+  validRange?: readonly [number, number];
+  /** Values below are raised to it: de-accumulation and packing noise (precipitation −0.001 mm → 0). */
+  min?: number;
+}

@@ -1,0 +1,135 @@
+/**
+ * Loads the jobs configuration: `METEOPUNTO_JOBS_CONFIG`, else
+ * `$METEOPUNTO_DATA/jobs.json`, else built-in defaults (inbox sources only:
+ * real endpoints are configuration, never code constants). Validates it
+ * against jobs/config-schema.ts and fills defaults, so the rest of jobs/
+ * never sees an optional knob.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Value } from '@sinclair/typebox/value';
+import { JobsConfigSchema, type JobsConfigFile, type ProductJobsConfig, type RunConfig } from './config-schema.js';
+import { checkTemplate, usesStep } from './sources/url-template.js';
+import { parseSteps } from './sources/steps.js';
+
+export interface WorkerTuning {
+  /** Job lock; a worker renews it every lockMs/2 while the job runs. A killed worker's job is recovered after at most lockMs + stalledIntervalMs. */
+  lockMs: number;
+  stalledIntervalMs: number;
+  /** A job whose worker died more often than this fails instead of being recovered again. */
+  maxStalledCount: number;
+  /** On SIGTERM, how long running jobs may finish before they are handed back to the queue. */
+  shutdownGraceMs: number;
+}
+
+export interface JobsConfig {
+  /** File the configuration came from; null for the built-in defaults. */
+  path: string | null;
+  products: Record<string, ProductJobsConfig>;
+  retry: { attempts: number; backoffMs: number };
+  keepCompletedSeconds: number;
+  keepFailedSeconds: number;
+  worker: WorkerTuning;
+}
+
+/** Used when no jobs.json exists: files dropped into $METEOPUNTO_DATA/inbox/<product>/ are ingested. */
+export const DEFAULT_PRODUCTS: Record<string, ProductJobsConfig> = {
+  nwp: { schedule: { cron: '5 * * * *' }, source: { kind: 'inbox', dir: 'inbox/nwp' } },
+  cams: { schedule: { cron: '30 6 * * *' }, source: { kind: 'inbox', dir: 'inbox/cams' } },
+};
+
+const DAY_S = 86_400;
+
+/** Default run cycle for HTTP sources that give none: hourly runs, available at once. */
+export const DEFAULT_RUN: RunConfig = { cycleHours: 1, availableAfterMinutes: 0 };
+
+export class JobsConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JobsConfigError';
+  }
+}
+
+export function configPath(root: string, env: NodeJS.ProcessEnv = process.env): { path: string; explicit: boolean } {
+  const p = env.METEOPUNTO_JOBS_CONFIG;
+  return p && p.length > 0 ? { path: p, explicit: true } : { path: join(root, 'jobs.json'), explicit: false };
+}
+
+export async function loadJobsConfig(root: string, env: NodeJS.ProcessEnv = process.env): Promise<JobsConfig> {
+  const { path, explicit } = configPath(root, env);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && !explicit) return resolveConfig({ products: DEFAULT_PRODUCTS }, null);
+    throw new JobsConfigError(`jobs config ${path}: cannot read (${(err as Error).message})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new JobsConfigError(`jobs config ${path}: invalid JSON (${(err as Error).message})`);
+  }
+  return parseJobsConfig(json, path);
+}
+
+/** Validates a parsed jobs.json (exported for tests and for configs built in code). */
+export function parseJobsConfig(json: unknown, path: string | null): JobsConfig {
+  const where = path ?? 'jobs config';
+  if (!Value.Check(JobsConfigSchema, json)) {
+    const first = Value.Errors(JobsConfigSchema, json).First();
+    const at = first?.path ? first.path : '/';
+    throw new JobsConfigError(`${where}: ${at}: ${first?.message ?? 'does not match the schema'}`);
+  }
+  for (const [name, product] of Object.entries(json.products)) checkProduct(where, name, product);
+  return resolveConfig(json, path);
+}
+
+function checkProduct(where: string, name: string, p: ProductJobsConfig): void {
+  const at = `${where}: /products/${name}`;
+  if (p.schedule) {
+    const kinds = [p.schedule.cron, p.schedule.everySeconds].filter((v) => v !== undefined).length;
+    if (kinds !== 1) throw new JobsConfigError(`${at}/schedule: give exactly one of cron, everySeconds`);
+  }
+  if (p.source.kind !== 'http') return;
+  const src = p.source;
+  try {
+    for (const u of src.urls) checkTemplate(u);
+    if (src.checksumUrl) checkTemplate(src.checksumUrl, true);
+    const stepped = src.urls.some(usesStep);
+    if (stepped && !src.steps) throw new Error('a URL uses {step} but no steps are configured');
+    if (src.steps) parseSteps(src.steps);
+  } catch (err) {
+    throw new JobsConfigError(`${at}/source: ${(err as Error).message}`);
+  }
+}
+
+function resolveConfig(file: JobsConfigFile, path: string | null): JobsConfig {
+  const w = file.worker ?? {};
+  return {
+    path,
+    products: file.products,
+    retry: {
+      attempts: file.retry?.attempts ?? 5,
+      backoffMs: Math.round((file.retry?.backoffSeconds ?? 30) * 1000),
+    },
+    keepCompletedSeconds: Math.round((file.keepCompletedDays ?? 7) * DAY_S),
+    keepFailedSeconds: Math.round((file.keepFailedDays ?? 30) * DAY_S),
+    worker: {
+      lockMs: Math.round((w.lockSeconds ?? 60) * 1000),
+      stalledIntervalMs: Math.round((w.stalledCheckSeconds ?? 30) * 1000),
+      maxStalledCount: w.maxStalledCount ?? 2,
+      shutdownGraceMs: Math.round((w.shutdownGraceSeconds ?? 60) * 1000),
+    },
+  };
+}
+
+/** The product's configuration, or a clear error naming the products that are configured. */
+export function productConfig(config: JobsConfig, product: string): ProductJobsConfig {
+  const p = config.products[product];
+  if (!p) {
+    const known = Object.keys(config.products).join(', ') || 'none';
+    throw new JobsConfigError(`product '${product}' has no source in ${config.path ?? 'the built-in jobs config'} (configured: ${known})`);
+  }
+  return p;
+}

@@ -1,0 +1,80 @@
+/**
+ * Payloads and results of the jobs on the ingest and schedule queues
+ * (config/queues.ts). Job data is self-contained: the source is resolved
+ * from configuration when the job is enqueued, so the dashboard shows exactly
+ * what a job fetches and a worker needs no product configuration to run it.
+ */
+import type { IngestResult } from '../ingest/ingest-types.js';
+
+export type Decompress = 'bzip2' | 'none';
+export type ChecksumAlgorithm = 'sha256' | 'sha512' | 'md5';
+
+export interface HttpFileSpec {
+  url: string;
+  /** URL of a published checksum file (`sha256sum` format or a bare hex digest). */
+  checksumUrl?: string;
+  /** Local file name after download (and decompression). */
+  name: string;
+  decompress: Decompress;
+}
+
+export interface HttpFetchOptions {
+  /** Per file, checked on the bytes received and on the decompressed bytes. */
+  maxBytes: number;
+  headersMs: number;
+  idleMs: number;
+  totalMs: number;
+  /** Concurrent downloads per job. */
+  parallel: number;
+  /** 404: the run is not published yet ('retry', the default) or the URL is wrong ('fail'). */
+  notFound: 'retry' | 'fail';
+  checksumAlgorithm: ChecksumAlgorithm;
+}
+
+export type SourceSpec =
+  | { kind: 'http'; files: HttpFileSpec[]; options: HttpFetchOptions }
+  /** Absolute inbox directory; files are claimed when the job runs. */
+  | { kind: 'inbox'; dir: string; settleMs: number }
+  /** Files already on this machine (operator `jobs enqueue --file`). */
+  | { kind: 'local'; paths: string[] };
+
+export interface IngestJobData {
+  product: string;
+  /** Model run (ISO 8601 UTC) the files belong to, when known. */
+  run?: string;
+  model?: string;
+  source: SourceSpec;
+  trigger: 'schedule' | 'operator';
+}
+
+export type IngestJobResult =
+  | (IngestResult & { files: string[]; fetchedBytes: number })
+  /** Nothing to do (an empty inbox). */
+  | { product: string; skipped: string };
+
+export interface TickJobData {
+  product: string;
+}
+
+export interface TickJobResult {
+  product: string;
+  /** The scheduled time of this tick (ISO 8601). */
+  tick: string;
+  /** Id of the ingest job the tick asked for. */
+  jobId?: string;
+  /** True when that ingest job already existed (another tick, an operator): nothing was added. */
+  duplicate?: boolean;
+  skipped?: string;
+}
+
+/** Progress reported through job.updateProgress. */
+export interface JobProgressInfo {
+  /** 'fetch' | 'read' | 'derive' | 'write' | 'publish' */
+  stage: string;
+  /** 0..1 over the whole job. */
+  fraction: number;
+  message?: string;
+}
+
+/** Abort reason the worker gives running jobs when its shutdown grace is over: hand the job back, do not fail it. */
+export const SHUTDOWN_REASON = 'worker shutdown';

@@ -1,0 +1,115 @@
+/**
+ * Real HTTP: the app listening on a loopback port, and `meteopunto serve`
+ * as a child process (port from the log, graceful shutdown on SIGTERM).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../api/app.js';
+import { parseServeArgs } from '../../api/cli.js';
+import { HOUR_MS, T0_MS, tempDataDir, writeDem, writeMainNwp } from './tile-fixture.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const Q = 'lat=43.123&lon=11.2345&alt=380';
+
+describe('weather.php over real HTTP', () => {
+  const data = tempDataDir();
+  let app: FastifyInstance;
+  let base: string;
+  beforeAll(async () => {
+    await writeMainNwp(data.dir);
+    await writeDem(data.dir);
+    app = await buildApp({ dataDir: data.dir, clock: () => T0_MS + 10.5 * HOUR_MS });
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await app?.close();
+    data.cleanup();
+  });
+
+  it('answers JSON with the Free fields, the same as inject()', async () => {
+    const res = await fetch(`${base}/api/v1/weather.php?${Q}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = await res.json();
+    const injected = (await app.inject(`/api/v1/weather.php?${Q}`)).json();
+    expect({ ...body, elapsed_ms: 0 }).toEqual({ ...injected, elapsed_ms: 0 });
+    expect(body.temperature).toBe(27.4);
+    expect(body.elapsed_ms).toBeGreaterThan(0);
+  });
+
+  it('answers errors and unknown routes in the error shape', async () => {
+    const bad = await fetch(`${base}/api/v1/weather.php?lat=91&lon=11`);
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.code).toBe('INVALID_PARAMETER');
+    const none = await fetch(`${base}/api/v2/weather.php`);
+    expect(none.status).toBe(404);
+    expect(await none.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'No such endpoint: GET /api/v2/weather.php' } });
+  });
+
+  it('serves many concurrent requests on keep-alive connections', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, n) => fetch(`${base}/api/v1/weather.php?lat=${43.01 + n * 0.007}&lon=11.1&alt=200`).then((r) => r.status)),
+    );
+    expect(results.every((s) => s === 200)).toBe(true);
+  });
+});
+
+describe('meteopunto serve', () => {
+  it('parses --port/--host and PORT/HOST with 8080 and 127.0.0.1 as defaults', () => {
+    expect(parseServeArgs([], {})).toEqual({ port: 8080, host: '127.0.0.1' });
+    expect(parseServeArgs([], { PORT: '9000', HOST: '0.0.0.0' })).toEqual({ port: 9000, host: '0.0.0.0' });
+    expect(parseServeArgs(['--port', '7000', '--host=::1'], { PORT: '9000' })).toEqual({ port: 7000, host: '::1' });
+    expect(parseServeArgs(['--help'], {})).toBe('help');
+    expect(() => parseServeArgs(['--port', '70000'], {})).toThrow("--port must be an integer 0..65535, got '70000'");
+    expect(() => parseServeArgs([], { PORT: 'http' })).toThrow("PORT must be an integer 0..65535, got 'http'");
+    expect(() => parseServeArgs(['--port'], {})).toThrow('--port needs a value');
+    expect(() => parseServeArgs(['--verbose'], {})).toThrow("unknown option '--verbose'");
+  });
+
+  it('listens, serves, and shuts down gracefully on SIGTERM', async () => {
+    const data = tempDataDir();
+    try {
+      await writeMainNwp(data.dir);
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', '-e', "import('./api/cli.ts').then((m) => m.run(['--port', '0', '--host', '127.0.0.1'])).then((c) => { process.exitCode = c; })"],
+        { cwd: ROOT, env: { ...process.env, METEOPUNTO_DATA: data.dir, LOG_LEVEL: 'info', PORT: '', HOST: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+      child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+      const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+      const base = await new Promise<string>((ok, fail) => {
+        const timer = setTimeout(() => fail(new Error(`serve did not start:\n${out}`)), 30_000);
+        child.stdout.on('data', () => {
+          const m = /listening at (http:\/\/127\.0\.0\.1:\d+)/i.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            ok(m[1]!);
+          }
+        });
+        void exited.then((code) => fail(new Error(`serve exited with ${code}:\n${out}`)));
+      });
+
+      const health = await fetch(`${base}/healthz`);
+      expect(health.status).toBe(200);
+      const h = await health.json();
+      expect(h.products.nwp).toMatchObject({ available: true, sample: false, time_range: { from: '2024-06-21T00:00:00.000Z', to: '2024-06-22T00:00:00.000Z' }, covers_now: false });
+      expect(h.products.nwp.age_seconds).toBeGreaterThanOrEqual(0);
+      // the fixture's forecast ended in 2024: current conditions are unavailable, a past time= is served
+      const stale = await fetch(`${base}/api/v1/weather.php?lat=43.1&lon=11.2`);
+      expect(stale.status).toBe(503);
+      expect((await stale.json()).error.code).toBe('DATA_NOT_AVAILABLE');
+      const past = await fetch(`${base}/api/v1/weather.php?lat=43.1&lon=11.2&time=2024-06-21T12:00`);
+      expect(past.status).toBe(200);
+
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(out).toContain('shutting down');
+    } finally {
+      data.cleanup();
+    }
+  });
+});

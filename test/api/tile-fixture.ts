@@ -1,0 +1,124 @@
+/**
+ * Real tile stores for the API tests, written with the production writer
+ * (tiles/writer.ts) into a temp dir. Fields are simple closed forms in the
+ * cell indices (i east, j north) and the hour k, so tests compute expected
+ * values by hand, independently of the reader and the API.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RegularLatLonGrid } from '../../geo/grid.js';
+import { writeProductVersion } from '../../tiles/writer.js';
+import type { VariableInput } from '../../tiles/types.js';
+
+/** nwp grid: 0.025° × 0.02° (≈ 2.2 km), SW corner 43.0 N 11.0 E (Tuscany). */
+export const NWP_GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 24, ny: 20, x0: 11.0, y0: 43.0, dx: 0.025, dy: 0.02 };
+/** dem grid: 0.01°, same corner. */
+export const DEM_GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 50, ny: 40, x0: 11.0, y0: 43.0, dx: 0.01, dy: 0.01 };
+/** Hourly steps k = 0..24 from this instant. */
+export const T0_MS = Date.UTC(2024, 5, 21, 0, 0);
+export const STEPS = 25;
+export const HOUR_MS = 3600_000;
+
+/** Closed forms of the main nwp store (cell i, j; hour k). */
+export const MAIN = {
+  temperature: (i: number, j: number, k: number) => 20 + 0.1 * i - 0.2 * j + 0.05 * i * j + 0.5 * k,
+  /** Constant dew-point depression of 8 K. */
+  dewPoint: (i: number, j: number, k: number) => MAIN.temperature(i, j, k) - 8,
+  pressure: (i: number, _j: number, k: number) => 1010 + 0.1 * i + 0.05 * k,
+  windU: 3,
+  windV: 4,
+  gust: (_i: number, j: number) => 10 + 0.5 * j,
+  weatherCode: 2,
+  elevation: (i: number, j: number) => 100 + 10 * i + 20 * j,
+};
+export const DEM = { elevation: (i: number, j: number) => 500 + 2 * i + 3 * j };
+/** The second store: temperature, RH, cloud and precipitation only. */
+export const BARE = {
+  temperature: (_i: number, _j: number, k: number) => 15 - 0.2 * k,
+  rh: 70,
+  cloud: 90,
+};
+
+function field(grid: RegularLatLonGrid, f: (i: number, j: number) => number): Float32Array {
+  const a = new Float32Array(grid.nx * grid.ny);
+  for (let j = 0; j < grid.ny; j++) for (let i = 0; i < grid.nx; i++) a[j * grid.nx + i] = f(i, j);
+  return a;
+}
+
+function series(grid: RegularLatLonGrid, f: (i: number, j: number, k: number) => number, precision: number, units: string): VariableInput {
+  return { units, precision, values: Array.from({ length: STEPS }, (_, k) => field(grid, (i, j) => f(i, j, k))) };
+}
+
+const times = () => Array.from({ length: STEPS }, (_, k) => new Date(T0_MS + k * HOUR_MS));
+
+export function tempDataDir(): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'mp-api-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The main nwp store (all Free variables, dew point but no RH). */
+export async function writeMainNwp(root: string): Promise<void> {
+  const g = NWP_GRID;
+  await writeProductVersion(root, {
+    product: 'nwp',
+    grid: g,
+    times: times(),
+    source: { files: ['fixture'], model: 'fixture' },
+    variables: {
+      temperature_2m: series(g, MAIN.temperature, 0.01, '°C'),
+      dew_point_2m: series(g, MAIN.dewPoint, 0.01, '°C'),
+      pressure_msl: series(g, MAIN.pressure, 0.01, 'hPa'),
+      wind_u_10m: series(g, () => MAIN.windU, 0.01, 'm/s'),
+      wind_v_10m: series(g, () => MAIN.windV, 0.01, 'm/s'),
+      wind_gust_10m: series(g, (i, j) => MAIN.gust(i, j), 0.01, 'm/s'),
+      cloud_cover: series(g, () => 50, 0.1, '%'),
+      precipitation: series(g, () => 0, 0.01, 'mm'),
+      snowfall_fraction: series(g, () => 0, 0.001, '1'),
+      weather_code: series(g, () => MAIN.weatherCode, 1, 'WMO 4677'),
+      elevation: { units: 'm', precision: 0.1, static: true, values: [field(g, MAIN.elevation)] },
+    },
+  });
+}
+
+/** A static DEM product. */
+export async function writeDem(root: string): Promise<void> {
+  await writeProductVersion(root, {
+    product: 'dem',
+    grid: DEM_GRID,
+    times: [],
+    source: { files: ['fixture-dem'] },
+    variables: { elevation: { units: 'm', precision: 0.1, static: true, values: [field(DEM_GRID, DEM.elevation)] } },
+  });
+}
+
+/** An nwp store with only temperature, RH, cloud cover and precipitation; marked as sample data. */
+export async function writeBareNwp(root: string): Promise<void> {
+  const g = NWP_GRID;
+  await writeProductVersion(root, {
+    product: 'nwp',
+    grid: g,
+    times: times(),
+    source: { files: ['fixture-bare'], sample: true, note: 'test sample' },
+    variables: {
+      temperature_2m: series(g, BARE.temperature, 0.01, '°C'),
+      relative_humidity_2m: series(g, () => BARE.rh, 0.1, '%'),
+      cloud_cover: series(g, () => BARE.cloud, 0.1, '%'),
+      precipitation: series(g, () => 0, 0.01, 'mm'),
+    },
+  });
+}
+
+/**
+ * Bilinear interpolation by hand: the four cells around fractional index
+ * (x, y) weighted by the areas of the opposite sub-rectangles.
+ */
+export function bilinearByHand(f: (i: number, j: number) => number, x: number, y: number): number {
+  const i0 = Math.floor(x);
+  const j0 = Math.floor(y);
+  const fx = x - i0;
+  const fy = y - j0;
+  return (
+    f(i0, j0) * (1 - fx) * (1 - fy) + f(i0 + 1, j0) * fx * (1 - fy) + f(i0, j0 + 1) * (1 - fx) * fy + f(i0 + 1, j0 + 1) * fx * fy
+  );
+}

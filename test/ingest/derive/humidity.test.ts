@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import {
+  dewPoint,
+  frostPoint,
+  relativeHumidity,
+  saturationVapourPressure,
+  saturationVapourPressureHardy,
+  saturationVapourPressureIce,
+  vapourPressure,
+  vapourPressureDeficit,
+} from '../../../ingest/derive/index.js';
+
+describe('humidity (Magnus, Alduchov & Eskridge 1996)', () => {
+  it('es(0 °C) is the AERK constant 6.1094 hPa and es over ice equals es over water at 0 °C', () => {
+    expect(saturationVapourPressure(0)).toBeCloseTo(6.1094, 4);
+    expect(saturationVapourPressureIce(0)).toBeCloseTo(6.112, 4);
+  });
+
+  it('agrees with Hardy (1998) ITS-90 within 0.4 % over -40..50 °C (the paper’s stated accuracy)', () => {
+    for (let t = -40; t <= 50; t += 5) {
+      const rel = saturationVapourPressure(t) / saturationVapourPressureHardy(t) - 1;
+      expect(Math.abs(rel)).toBeLessThan(0.004);
+    }
+  });
+
+  it('dewPoint and relativeHumidity invert each other', () => {
+    for (const t of [-20, -5, 0, 12.5, 30, 45]) {
+      for (const rh of [5, 30, 60, 95, 100]) {
+        expect(relativeHumidity(t, dewPoint(t, rh))).toBeCloseTo(rh, 9);
+      }
+    }
+  });
+
+  it('clamps: Td ≤ T, RH in 0..100', () => {
+    expect(dewPoint(20, 130)).toBe(20);
+    expect(relativeHumidity(5, 15)).toBe(100);
+    expect(relativeHumidity(40, -80)).toBeGreaterThanOrEqual(0);
+    expect(dewPoint(20, 0)).toBe(-Infinity);
+    expect(vapourPressure(20, 150)).toBeCloseTo(saturationVapourPressure(20), 12);
+  });
+
+  it('frost point lies between dew point and air temperature below 0 °C and equals Td above', () => {
+    for (const t of [-15, -5, -1]) {
+      const td = dewPoint(t, 70);
+      const tf = frostPoint(t, 70);
+      expect(tf).toBeGreaterThan(td);
+      expect(tf).toBeLessThanOrEqual(t);
+      // At the frost point the air is saturated over ice: ei(Tf) = e.
+      expect(saturationVapourPressureIce(tf)).toBeCloseTo(vapourPressure(t, 70), 3);
+    }
+    expect(frostPoint(15, 50)).toBeCloseTo(dewPoint(15, 50), 12);
+  });
+
+  it('VPD is zero at saturation and never negative', () => {
+    expect(vapourPressureDeficit(25, 25)).toBe(0);
+    expect(vapourPressureDeficit(25, 30)).toBe(0);
+    expect(vapourPressureDeficit(25, 10)).toBeGreaterThan(1.9);
+  });
+
+  it('propagates NaN', () => {
+    expect(dewPoint(NaN, 50)).toBeNaN();
+    expect(relativeHumidity(20, NaN)).toBeNaN();
+  });
+});

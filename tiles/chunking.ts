@@ -1,0 +1,61 @@
+/**
+ * Chunk layout of the tile store. Every data chunk spans the whole time axis
+ * and a small square spatial tile, so one point lookup reads one chunk per
+ * variable in the common case (all four bilinear neighbours in one tile).
+ *
+ * Edge choice: 32 cells when the time axis is short (forecasts: 49 hourly steps
+ * × 32 × 32 × 2 bytes ≈ 100 KB raw per chunk), smaller for long axes so that a
+ * chunk stays within {@link MAX_CHUNK_VALUES} values (a year of hourly
+ * reanalysis: 8 cells). With edge E the 2×2 neighbourhood crosses a tile
+ * boundary for a fraction 1 − ((E−1)/E)² of points (6 % at 32, 23 % at 8).
+ */
+
+/** Upper bound on values per chunk (2 MiB as int16): keeps a cold lookup cheap. */
+export const MAX_CHUNK_VALUES = 1 << 20;
+export const MAX_CHUNK_EDGE = 32;
+export const MIN_CHUNK_EDGE = 4;
+
+/** Spatial chunk edge (cells) for a store with `nTimes` time steps (0 or 1 for static-only stores). */
+export function chooseChunkEdge(nTimes: number): number {
+  const t = Math.max(1, nTimes);
+  let edge = MAX_CHUNK_EDGE;
+  while (edge > MIN_CHUNK_EDGE && t * edge * edge > MAX_CHUNK_VALUES) edge /= 2;
+  return edge;
+}
+
+/** Number of chunks along an axis of `n` cells. */
+export function chunkCount(n: number, edge: number): number {
+  return Math.ceil(n / edge);
+}
+
+/**
+ * Copy the tile (cy, cx) of `planes` (each a row-major ny × nx field) into a
+ * chunk laid out [plane][row][col] with `edge` × `edge` cells per plane.
+ * Cells beyond the grid edge keep `fill` (Zarr v2 always stores full chunks).
+ */
+export function extractChunk<T extends Int16Array | Float32Array>(
+  planes: readonly ArrayLike<number>[],
+  nx: number,
+  ny: number,
+  edge: number,
+  cy: number,
+  cx: number,
+  out: T,
+  fill: number,
+): T {
+  out.fill(fill);
+  const j0 = cy * edge;
+  const i0 = cx * edge;
+  const rows = Math.min(edge, ny - j0);
+  const cols = Math.min(edge, nx - i0);
+  const plane = edge * edge;
+  for (let t = 0; t < planes.length; t++) {
+    const src = planes[t]!;
+    for (let r = 0; r < rows; r++) {
+      const s = (j0 + r) * nx + i0;
+      const d = t * plane + r * edge;
+      for (let c = 0; c < cols; c++) out[d + c] = src[s + c]!;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,124 @@
+/**
+ * Clean-up of a product directory, run by every publish:
+ *
+ * - Temp directories of crashed writers are removed only when provably dead:
+ *   the owner record names this host and a pid that no longer exists, or its
+ *   heartbeat (tiles/publish.ts, every 30 s) has been silent for
+ *   {@link STALE_TEMP_MS}. A concurrent live writer's temp dir is never touched.
+ * - A version that is no longer named by current.json is first *marked*
+ *   retired (`<version>.retired`, written while it is already not current);
+ *   it is deleted once the mark is older than the grace period, so a reader
+ *   that resolved the old manifest just before the switch (readers re-check
+ *   every second) can finish its reads. Default grace: {@link DEFAULT_GRACE_MS}.
+ */
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { readdir, rm, stat, unlink } from 'node:fs/promises';
+import { writeFileSynced } from './durable-fs.js';
+import { readManifestSync } from './manifest-file.js';
+import { readOwner } from './publish.js';
+import { MANIFEST_FILE, VERSION_NAME, TEMP_PREFIX, OWNER_FILE, RETIRED_SUFFIX, retiredMarker } from './layout.js';
+
+/** A temp dir whose heartbeat is silent this long is dead whatever its pid says (pids are reused; hosts differ on shared storage). */
+export const STALE_TEMP_MS = 15 * 60_000;
+/** Retired versions stay this long after being marked: far above the readers' 1 s manifest re-check. */
+export const DEFAULT_GRACE_MS = 10 * 60_000;
+
+export interface GcOptions {
+  graceMs?: number;
+  staleTempMs?: number;
+  now?: number;
+}
+
+export interface GcReport {
+  removedTemp: string[];
+  marked: string[];
+  removedVersions: string[];
+}
+
+/** True when `pid` names no process on this host (EPERM means it exists under another user). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function mtimeMs(path: string): Promise<number | null> {
+  try {
+    return (await stat(path)).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/** Is this temp directory's writer provably gone? */
+export async function tempDirIsDead(dir: string, now: number, staleTempMs: number): Promise<boolean> {
+  const owner = await readOwner(dir);
+  const beat = (await mtimeMs(join(dir, OWNER_FILE))) ?? (await mtimeMs(dir));
+  if (beat === null) return false; // vanished meanwhile: its writer committed or cleaned it
+  if (now - beat > staleTempMs) return true;
+  // No owner record: a writer creates it right after mkdir, or removes it just before the commit rename.
+  if (!owner) return false;
+  return owner.host === hostname() && owner.pid !== process.pid && !pidAlive(owner.pid);
+}
+
+function currentVersion(productDir: string): string | null | undefined {
+  try {
+    return readManifestSync(productDir)?.version ?? null;
+  } catch {
+    return undefined; // unreadable manifest: delete nothing
+  }
+}
+
+export async function collectGarbage(productDir: string, opts: GcOptions = {}): Promise<GcReport> {
+  const now = opts.now ?? Date.now();
+  const grace = opts.graceMs ?? DEFAULT_GRACE_MS;
+  const staleTemp = opts.staleTempMs ?? STALE_TEMP_MS;
+  const report: GcReport = { removedTemp: [], marked: [], removedVersions: [] };
+  let entries: string[];
+  try {
+    entries = await readdir(productDir);
+  } catch {
+    return report;
+  }
+  const current = currentVersion(productDir);
+
+  for (const name of entries) {
+    const path = join(productDir, name);
+    if (name.startsWith(TEMP_PREFIX)) {
+      if (await tempDirIsDead(path, now, staleTemp)) {
+        await rm(path, { recursive: true, force: true });
+        report.removedTemp.push(name);
+      }
+    } else if (name.startsWith(`.${MANIFEST_FILE}.`) && name.endsWith('.tmp')) {
+      // Leftover of a manifest write that crashed between write and rename (takes milliseconds when alive).
+      const m = await mtimeMs(path);
+      if (m !== null && now - m > staleTemp) await unlink(path).catch(() => undefined);
+    }
+  }
+  if (current === undefined) return report;
+
+  const names = new Set(entries);
+  for (const name of entries) {
+    if (name.endsWith(RETIRED_SUFFIX) && !names.has(name.slice(0, -RETIRED_SUFFIX.length))) {
+      await unlink(join(productDir, name)).catch(() => undefined); // marker of an already deleted version
+    }
+    if (!VERSION_NAME.test(name) || name === current) continue;
+    const marker = retiredMarker(productDir, name);
+    const markedAt = await mtimeMs(marker);
+    if (markedAt === null) {
+      await writeFileSynced(marker, new Date(now).toISOString());
+      // Re-check: if a concurrent publish made it current meanwhile, take the mark back.
+      if (currentVersion(productDir) === name) await unlink(marker).catch(() => undefined);
+      else report.marked.push(name);
+    } else if (now - markedAt > grace && currentVersion(productDir) !== name) {
+      await rm(join(productDir, name), { recursive: true, force: true });
+      await unlink(marker).catch(() => undefined);
+      report.removedVersions.push(name);
+    }
+  }
+  return report;
+}
