@@ -4,11 +4,11 @@
  * from this file the same way (same Node flags, logger off, listening on
  * 127.0.0.1:0); the parent loads it over loopback with keep-alive
  * connections, each running requests back to back (autocannon-style closed
- * loop), the same query strings for both, first a warm-up, then a measured
- * window.
+ * loop on raw sockets), the same query strings for both, first a warm-up,
+ * then a measured window.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { buildApp } from '../api/app.js';
@@ -81,39 +81,63 @@ function startChild(kind: ServerKind, dataDir: string, points: PointQuery[]): Pr
   });
 }
 
-/** Closed-loop load: `connections` loops, each sending the next URL as soon as the previous answer is read. */
-async function load(urls: string[], connections: number, ms: number, onBody?: (body: string) => void): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+/**
+ * Closed-loop load over raw keep-alive sockets: each connection sends the next
+ * request as soon as the previous answer is complete. Requests are
+ * pre-encoded and answers are framed by Content-Length only (what Fastify
+ * sends), so the client costs a fraction of what node:http would and the
+ * server, not the load generator, is what gets measured (as autocannon does).
+ */
+export async function load(base: string, paths: string[], connections: number, ms: number, onBody?: (body: string) => void): Promise<LoadResult> {
+  const { hostname, port } = new URL(base);
+  const reqs = paths.map((p) => Buffer.from(`GET ${p} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: keep-alive\r\n\r\n`, 'latin1'));
   const lat: number[] = [];
   let errors = 0;
   let next = 0;
   const end = performance.now() + ms;
-  const one = (url: string) =>
-    new Promise<number>((ok) => {
-      const req = request(url, { agent }, (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (b: Buffer) => parts.push(b));
-        res.on('end', () => {
-          if (onBody && (next & 63) === 0) onBody(Buffer.concat(parts).toString());
-          ok(res.statusCode ?? 0);
-        });
+  const HEADER_END = Buffer.from('\r\n\r\n');
+  const conn = () =>
+    new Promise<void>((done) => {
+      const sock = connect(Number(port), hostname);
+      sock.setNoDelay(true);
+      let buf: Buffer = Buffer.alloc(0);
+      let sentAt = 0;
+      const send = () => {
+        if (performance.now() >= end) {
+          sock.end();
+          return;
+        }
+        sentAt = performance.now();
+        sock.write(reqs[next++ % reqs.length]!);
+      };
+      sock.on('connect', send);
+      sock.on('data', (chunk: Buffer) => {
+        buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+        for (;;) {
+          const h = buf.indexOf(HEADER_END);
+          if (h < 0) return;
+          const head = buf.toString('latin1', 0, h);
+          const m = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+          const len = m ? Number(m[1]) : 0;
+          if (buf.length < h + 4 + len) return;
+          const status = Number(head.slice(9, 12));
+          if (status === 200) {
+            lat.push(performance.now() - sentAt);
+            if (onBody && (lat.length & 63) === 0) onBody(buf.toString('utf8', h + 4, h + 4 + len));
+          } else errors++;
+          buf = buf.subarray(h + 4 + len);
+          send();
+        }
       });
-      req.on('error', () => ok(0));
-      req.end();
+      sock.on('error', () => {
+        errors++;
+        done();
+      });
+      sock.on('close', () => done());
     });
-  const loop = async () => {
-    while (performance.now() < end) {
-      const url = urls[next++ % urls.length]!;
-      const t = performance.now();
-      const status = await one(url);
-      if (status === 200) lat.push(performance.now() - t);
-      else errors++;
-    }
-  };
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: connections }, loop));
+  await Promise.all(Array.from({ length: connections }, conn));
   const took = (performance.now() - t0) / 1000;
-  agent.destroy();
   lat.sort((a, b) => a - b);
   return {
     rps: lat.length / took,
@@ -128,9 +152,9 @@ async function measure(kind: ServerKind, opts: HttpBenchOptions, onBody?: (body:
   const { child, base } = await startChild(kind, opts.dataDir, opts.points);
   try {
     const path = kind === 'weather' ? '/api/v1/weather.php' : '/bare';
-    const urls = opts.points.map((p) => `${base}${path}?${queryOf(p)}`);
-    await load(urls, opts.connections, WARMUP_MS);
-    const r = await load(urls, opts.connections, opts.seconds * 1000, onBody);
+    const paths = opts.points.map((p) => `${path}?${queryOf(p)}`);
+    await load(base, paths, opts.connections, WARMUP_MS);
+    const r = await load(base, paths, opts.connections, opts.seconds * 1000, onBody);
     if (r.errors > 0) console.log(`  (${kind}: ${r.errors} non-200 answers)`);
     return r;
   } finally {

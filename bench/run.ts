@@ -19,6 +19,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { RegularLatLonGrid } from '../geo/grid.js';
 import { TileStore } from '../tiles/reader.js';
 import { writeProductVersion } from '../tiles/writer.js';
@@ -219,4 +220,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// Run when executed (dist/bench/run.js), not when imported for its data builder.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -50,7 +50,7 @@ export interface IngestJobData {
 export type IngestJobResult =
   | (IngestResult & { files: string[]; fetchedBytes: number })
   /** Nothing to do (an empty inbox). */
-  | { product: string; skipped: string };
+  | { product: string; nothingToDo: string };
 
 export interface TickJobData {
   product: string;

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Debian packages Meteopunto needs beyond npm:
-#   libeccodes-tools  GRIB decoding (ecCodes) for `meteopunto ingest` of GRIB files
+#   python3, libeccodes-tools  GRIB decoding: ecCodes (C library) driven by /usr/bin/python3 through ctypes
 #   redis-server      test suite (queues, quotas) and production with REDIS_URL
 #   python3-xarray python3-zarr python3-numcodecs python3-netcdf4 python3-gdal gdal-bin
 #                     independent checks in the tests (xarray opens our Zarr, GDAL decodes GRIB)
 # Installs only what is missing; needs root (or sudo) and Debian's apt.
 set -euo pipefail
-PKGS=(libeccodes-tools redis-server python3-xarray python3-zarr python3-numcodecs python3-netcdf4 python3-gdal gdal-bin bzip2)
+PKGS=(python3 libeccodes-tools redis-server python3-xarray python3-zarr python3-numcodecs python3-netcdf4 python3-gdal gdal-bin bzip2)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
 import { zstdDecode } from './zstd.js';
+import { unshuffle } from './shuffle.js';
 
 /** A decoded chunk: [time][row][col] (or [row][col] for static variables). */
 export type ChunkData = Int16Array | Float32Array;
@@ -17,6 +18,9 @@ export interface ChunkRequest {
   int16: boolean;
   /** Values the chunk must hold. */
   length: number;
+  zstd: boolean;
+  /** Byte-shuffle element size, 0 = none. */
+  shuffle: number;
 }
 
 /** Default cache budget: 256 MiB ≈ 2,600 forecast chunks of 49 steps × 32 × 32. */
@@ -70,10 +74,12 @@ export class ChunkCache {
 }
 
 async function readChunk(req: ChunkRequest): Promise<ChunkData> {
-  const raw = await zstdDecode(await readFile(req.file));
+  const stored = await readFile(req.file);
+  const decompressed = req.zstd ? await zstdDecode(stored) : stored;
+  const raw = req.shuffle ? unshuffle(decompressed, req.shuffle) : decompressed;
   const bytes = req.length * (req.int16 ? 2 : 4);
   if (raw.byteLength !== bytes) throw new Error(`${req.file}: corrupt chunk (${raw.byteLength} bytes decoded, ${bytes} expected)`);
-  // The decoder returns a fresh buffer at offset 0, so the typed view is aligned.
+  // Typed views need an aligned offset: copy when the buffer is shared (readFile's pool).
   const buf = raw.byteOffset === 0 ? raw.buffer : raw.slice().buffer;
   return req.int16 ? new Int16Array(buf, 0, req.length) : new Float32Array(buf, 0, req.length);
 }

@@ -110,13 +110,22 @@ export class TileStore {
     }
     e.checkedAt = now;
     if (stamp === e.stamp) return e.state;
-    const m = st ? readManifestSync(dir) : null;
+    let m = st ? readManifestSync(dir) : null;
     e.stamp = stamp;
     if (!m) {
       e.state = null;
     } else if (!e.state || e.state.version !== m.version) {
-      e.state = versionState(dir, m, this.nextId);
-      this.nextId += idSpan(e.state);
+      let vs: VersionState;
+      try {
+        vs = versionState(dir, m, this.nextId);
+      } catch (err) {
+        // The version named a moment ago was replaced and removed meanwhile: take the newer manifest.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !(m = readManifestSync(dir))) throw err;
+        e.stamp = '-';
+        vs = versionState(dir, m, this.nextId);
+      }
+      e.state = vs;
+      this.nextId += idSpan(vs);
     }
     return e.state;
   }
@@ -197,7 +206,7 @@ export class TileStore {
     const ty = Math.floor(c / vs.ncx);
     const tx = c - ty * vs.ncx;
     const key = v.isStatic ? `${ty}.${tx}` : `0.${ty}.${tx}`;
-    return { id, file: join(v.dir, key), int16: v.int16, length: (v.isStatic ? 1 : vs.nTimes) * vs.cy * vs.cx };
+    return { id, file: join(v.dir, key), int16: v.int16, length: (v.isStatic ? 1 : vs.nTimes) * vs.cy * vs.cx, zstd: v.zstd, shuffle: v.shuffle };
   }
 
   /** Bilinear + linear-in-time value from this.chunks; o0/o1 are the plane offsets of the bracketing steps. */

@@ -3,6 +3,7 @@
  * manifest, so that a lookup does only arithmetic: parsed times, chunk
  * geometry, per-variable unpacking and a numeric chunk-id range.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GridDef } from '../geo/grid.js';
 import type { Manifest } from './manifest.js';
@@ -16,6 +17,9 @@ export interface VarState {
   scale: number;
   offset: number;
   dir: string;
+  /** Codec pipeline from the variable's `.zarray`: zstd or none, then byte shuffle (element size, 0 = none). */
+  zstd: boolean;
+  shuffle: number;
 }
 
 export interface VersionState {
@@ -38,6 +42,41 @@ export interface VersionState {
   idBase: number;
 }
 
+interface ZArrayDoc {
+  shape: number[];
+  chunks: number[];
+  dtype: string;
+  compressor: { id: string } | null;
+  filters: { id: string; elementsize?: number }[] | null;
+}
+
+/**
+ * The codec pipeline of each variable, from the version's consolidated
+ * metadata (read once per version), checked against the manifest so a
+ * store this reader cannot decode fails loudly instead of returning garbage.
+ */
+function codecs(dir: string, m: Manifest): Map<string, { zstd: boolean; shuffle: number }> {
+  const file = join(dir, '.zmetadata');
+  const meta = (JSON.parse(readFileSync(file, 'utf8')) as { metadata: Record<string, unknown> }).metadata;
+  const out = new Map<string, { zstd: boolean; shuffle: number }>();
+  for (const [name, v] of Object.entries(m.variables)) {
+    const z = meta[`${name}/.zarray`] as ZArrayDoc | undefined;
+    const bad = (why: string) => new Error(`${file}: variable '${name}' ${why}`);
+    if (!z) throw bad('is missing');
+    if (z.dtype !== (v.dtype === 'int16' ? '<i2' : '<f4')) throw bad(`has dtype ${z.dtype}, the manifest says ${v.dtype}`);
+    const want = v.static ? [m.chunk.y, m.chunk.x] : [m.times.length, m.chunk.y, m.chunk.x];
+    if (z.chunks.join() !== want.join()) throw bad(`has chunks [${z.chunks.join()}], expected [${want.join()}]`);
+    if (z.compressor && z.compressor.id !== 'zstd') throw bad(`uses compressor '${z.compressor.id}' (only zstd is supported)`);
+    let shuffle = 0;
+    for (const f of z.filters ?? []) {
+      if (f.id !== 'shuffle' || !f.elementsize) throw bad(`uses filter '${f.id}' (only shuffle is supported)`);
+      shuffle = f.elementsize;
+    }
+    out.set(name, { zstd: z.compressor !== null, shuffle });
+  }
+  return out;
+}
+
 export function versionState(productDir: string, m: Manifest, idBase: number): VersionState {
   const grid = m.grid;
   const cy = m.chunk.y;
@@ -45,6 +84,7 @@ export function versionState(productDir: string, m: Manifest, idBase: number): V
   const ncx = Math.ceil(grid.nx / cx);
   const nChunks = ncx * Math.ceil(grid.ny / cy);
   const dir = join(productDir, m.version);
+  const pipeline = codecs(dir, m);
   const vars = new Map<string, VarState>();
   Object.entries(m.variables).forEach(([name, v], index) => {
     const int16 = v.dtype === 'int16';
@@ -56,6 +96,7 @@ export function versionState(productDir: string, m: Manifest, idBase: number): V
       scale: int16 ? (v.scale_factor ?? 1) : 1,
       offset: int16 ? (v.add_offset ?? 0) : 0,
       dir: join(dir, name),
+      ...pipeline.get(name)!,
     });
   });
   const timesMs = Float64Array.from(m.times, (t) => Date.parse(t));

@@ -19,7 +19,7 @@ export interface ZArray {
   /** JSON has no NaN: Zarr v2 spells it "NaN". */
   fill_value: number | 'NaN' | null;
   order: 'C';
-  filters: null;
+  filters: { id: 'shuffle'; elementsize: number }[] | null;
   dimension_separator: '.';
 }
 
@@ -31,7 +31,9 @@ export const ROTATED_MAPPING = 'rotated_latitude_longitude';
 /** Time units of the `time` coordinate (int64 seconds). */
 export const TIME_UNITS = 'seconds since 1970-01-01 00:00:00';
 
-export function zarray(shape: number[], chunks: number[], dtype: ZarrDtype, fill: number | 'NaN' | null, compressed = true): ZArray {
+export function zarray(
+  shape: number[], chunks: number[], dtype: ZarrDtype, fill: number | 'NaN' | null, compressed = true, filters: ZArray['filters'] = null,
+): ZArray {
   return {
     zarr_format: 2,
     shape,
@@ -40,7 +42,7 @@ export function zarray(shape: number[], chunks: number[], dtype: ZarrDtype, fill
     compressor: compressed ? ZSTD_COMPRESSOR : null,
     fill_value: fill,
     order: 'C',
-    filters: null,
+    filters,
     dimension_separator: '.',
   };
 }

@@ -12,6 +12,7 @@ import { chooseChunkEdge, chunkCount, extractChunk } from './chunking.js';
 import { choosePacking, INT16_FILL, packInt16 } from './packing.js';
 import { writeFileSynced, fsyncDir, mkdirp, forEachLimit } from './durable-fs.js';
 import { zstdEncode } from './zstd.js';
+import { shuffle, shuffleFilter } from './shuffle.js';
 import {
   zarray, spatialDims, axisAttrs, rotatedMappingAttrs, auxLatLonAttrs, timeAttrs, variableAttrs,
   ROTATED_MAPPING, type Attrs, type ZArray,
@@ -123,7 +124,7 @@ async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTime
   const int16 = packing.dtype === 'int16';
   await meta.array(
     name,
-    zarray(shape, chunks, int16 ? '<i2' : '<f4', int16 ? INT16_FILL : 'NaN'),
+    zarray(shape, chunks, int16 ? '<i2' : '<f4', int16 ? INT16_FILL : 'NaN', true, [shuffleFilter(int16 ? 2 : 4)]),
     variableAttrs(grid, {
       static: isStatic, units: v.units, longName: v.longName, standardName: v.standardName, precision: v.precision,
       ...(packing.dtype === 'int16' ? { scale: packing.scale, offset: packing.offset } : {}),
@@ -140,9 +141,9 @@ async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTime
     if (packing.dtype === 'int16') {
       const packed = new Int16Array(raw.length);
       for (let k = 0; k < raw.length; k++) packed[k] = packInt16(raw[k]!, packing.scale, packing.offset);
-      bytes = bytesOf(packed);
+      bytes = shuffle(bytesOf(packed), 2);
     } else {
-      bytes = bytesOf(raw);
+      bytes = shuffle(bytesOf(raw), 4);
     }
     await writeFileSynced(join(dir, name, `${prefix}${cy}.${cx}`), await zstdEncode(bytes));
   });

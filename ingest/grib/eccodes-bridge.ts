@@ -1,12 +1,12 @@
 /**
- * Decodes every message of a GRIB file with ecCodes, run as a Python
- * subprocess (bridge-script.ts), and returns each message's keys and its
+ * Decodes every message of a GRIB file with ecCodes, driven by a Python
+ * subprocess through ctypes (bridge-script.ts), and returns each message's keys and its
  * values in storage order. I/O only: grid and time interpretation live in
  * grid-def.ts and time-keys.ts.
  */
 import { spawn } from 'node:child_process';
 import { ReadError } from '../field.js';
-import { BRIDGE_EXIT_DECODE_ERROR, BRIDGE_EXIT_ECCODES_MISSING, BRIDGE_SCRIPT } from './bridge-script.js';
+import { BRIDGE_EXIT_ECCODES_MISSING, BRIDGE_SCRIPT, MISSING_SENTINEL } from './bridge-script.js';
 
 /** The ecCodes keys the bridge reports; null when the message does not define the key. */
 export interface GribMeta {
@@ -63,26 +63,26 @@ export interface DecodedMessage {
   values: Float32Array;
 }
 
-/** ecCodes (through python3-eccodes) is not installed: an environment problem, not a bad file. */
+/** ecCodes (or Python to drive it) is not installed: an environment problem, not a bad file. */
 export class GribDecoderUnavailableError extends Error {
   readonly code = 'GRIB_DECODER_UNAVAILABLE';
   constructor(detail: string, options?: { cause?: unknown }) {
     super(
-      `GRIB decoding needs ecCodes for Python 3 (${detail}). ` +
-        `On Debian/Ubuntu install it with: apt-get install python3-eccodes` +
-        ` (set METEOPUNTO_GRIB_PYTHON if the interpreter that has it is not /usr/bin/python3)`,
+      `GRIB decoding needs the ecCodes C library and python3 (${detail}). ` +
+        `On Debian/Ubuntu install them with: apt-get install libeccodes-tools python3` +
+        ` (METEOPUNTO_ECCODES_LIB may point at another libeccodes.so, METEOPUNTO_GRIB_PYTHON at another python3)`,
       options,
     );
     this.name = 'GribDecoderUnavailableError';
   }
 }
 
-/** Debian's python packages live under the system interpreter, not a venv python first on PATH. */
+/** The system interpreter by default: ctypes and json are all the bridge needs. */
 export function gribPython(env: NodeJS.ProcessEnv = process.env): string {
   return env.METEOPUNTO_GRIB_PYTHON && env.METEOPUNTO_GRIB_PYTHON.length > 0 ? env.METEOPUNTO_GRIB_PYTHON : '/usr/bin/python3';
 }
 
-/** Splits the bridge's stdout into frames: a JSON line, then `count` float32 values. */
+/** Splits the bridge's stdout into frames: a JSON line, then `count` float64 values. */
 class FrameParser {
   private chunks: Buffer[] = [];
   private buffered = 0;
@@ -108,12 +108,16 @@ class FrameParser {
   private drain(): void {
     for (;;) {
       if (this.pendingHeader) {
-        const bytes = this.pendingHeader.count * 4;
-        if (this.buffered < bytes) return;
+        const n = this.pendingHeader.count;
+        if (this.buffered < n * 8) return;
         // Copy into an aligned buffer: the slice may start at any byte offset.
-        const raw = this.take(bytes);
-        const values = new Float32Array(this.pendingHeader.count);
-        new Uint8Array(values.buffer).set(raw);
+        const doubles = new Float64Array(n);
+        new Uint8Array(doubles.buffer).set(this.take(n * 8));
+        const values = new Float32Array(n);
+        for (let k = 0; k < n; k++) {
+          const v = doubles[k]!;
+          values[k] = v === MISSING_SENTINEL ? NaN : v;
+        }
         this.messages.push({ meta: this.pendingHeader.meta, values });
         this.pendingHeader = null;
         continue;
@@ -140,7 +144,7 @@ export async function decodeGribFile(path: string, env: NodeJS.ProcessEnv = proc
   const parser = new FrameParser();
   const stderr: Buffer[] = [];
   const code = await new Promise<number | null>((resolvePromise, reject) => {
-    const child = spawn(python, ['-c', BRIDGE_SCRIPT, path], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(python, ['-c', BRIDGE_SCRIPT, path], { stdio: ['ignore', 'pipe', 'pipe'], env });
     child.stdout.on('data', (c: Buffer) => {
       try {
         parser.push(c);
@@ -156,10 +160,10 @@ export async function decodeGribFile(path: string, env: NodeJS.ProcessEnv = proc
     child.on('close', (exitCode) => resolvePromise(exitCode));
   });
   const errText = Buffer.concat(stderr).toString('utf8').trim();
-  if (code === BRIDGE_EXIT_ECCODES_MISSING) throw new GribDecoderUnavailableError(errText || 'module eccodes not found');
+  if (code === BRIDGE_EXIT_ECCODES_MISSING) throw new GribDecoderUnavailableError(errText || 'libeccodes not found');
   const t = parser.trailer;
   if (t?.error !== undefined) throw new ReadError(path, `ecCodes cannot decode GRIB message ${t.message ?? '?'}: ${t.error}`);
-  if (code === BRIDGE_EXIT_DECODE_ERROR || code !== 0 || !t?.end) {
+  if (code !== 0 || !t?.end) {
     throw new ReadError(path, `ecCodes bridge failed (exit ${code})${errText ? `: ${errText.split('\n').slice(-3).join(' ')}` : ''}`);
   }
   if (t.messages !== parser.messages.length) {

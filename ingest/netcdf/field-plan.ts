@@ -58,7 +58,7 @@ export function referencedNames(ds: NcDataset): Set<string> {
   return out;
 }
 
-function levelOf(coord: NcVariable, value: number): Level {
+export function levelOf(coord: NcVariable, value: number): Level {
   return { type: attrText(coord, 'standard_name') ?? coord.name, value };
 }
 
@@ -155,4 +155,3 @@ export function planVariable(ds: NcDataset, v: NcVariable, referenced: Set<strin
   return { plan };
 }
 
-export { levelOf };

@@ -44,7 +44,7 @@ function fallbackTimeMs(ds: NcDataset, cache: CoordCache): number {
   return t ? (cache.time(t).ms[0] ?? 0) : 0;
 }
 
-export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: () => number): SourceField[] {
+export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: () => number, blockValues = BLOCK_VALUES): SourceField[] {
   const { v, dims } = plan;
   const packing = packingOf(v);
   const find = (role: string) => dims.find((d) => d.role === role);
@@ -57,10 +57,8 @@ export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: ()
   const refs = refDim ? cache.time(refDim.coord!).ms : undefined;
   const periods = periodDim ? cache.periodMs(periodDim.coord!) : undefined;
   const levels = levelDim ? cache.values(levelDim.coord!) : undefined;
-  const timeIntervals = timeDim ? (() => {
-    const tc = cache.time(timeDim.coord!);
-    return intervalsOf(tc.ms, stepType, tc.boundsMs);
-  })() : undefined;
+  const tc = timeDim ? cache.time(timeDim.coord!) : undefined;
+  const timeIntervals = tc ? intervalsOf(tc.ms, stepType, tc.boundsMs) : undefined;
   const scalarIntervals = plan.scalarTime ? intervalsOf(plan.scalarTime.ms, stepType, plan.scalarTime.boundsMs) : undefined;
   const periodIntervals = new Map<number, TimeInterval[]>();
 
@@ -82,7 +80,7 @@ export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: ()
   const iterDims = dims.filter((d) => d.role !== 'x' && d.role !== 'y');
   const lead = dims[0]!;
   const blockByFirst = lead.role !== 'x' && lead.role !== 'y' && lead.len > 1;
-  const blockLen = blockByFirst ? Math.max(1, Math.floor(BLOCK_VALUES / lead.stride)) : lead.len;
+  const blockLen = blockByFirst ? Math.max(1, Math.floor(blockValues / lead.stride)) : lead.len;
 
   const out: SourceField[] = [];
   const base = {
@@ -131,11 +129,12 @@ export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: ()
   return out;
 }
 
-export function readFields(ds: NcDataset): { fields: SourceField[]; skipped: string[] } {
+/** All fields of a dataset; `blockValues` bounds the raw values read at once (tests lower it). */
+export function readFields(ds: NcDataset, blockValues = BLOCK_VALUES): { fields: SourceField[]; skipped: string[] } {
   const cache = new CoordCache(ds);
   const { plans, skipped } = planDataset(ds, cache);
   let staticMs: number | undefined;
   const staticTimeMs = () => (staticMs ??= fallbackTimeMs(ds, cache));
-  const fields = plans.flatMap((p) => fieldsOf(p, cache, staticTimeMs));
+  const fields = plans.flatMap((p) => fieldsOf(p, cache, staticTimeMs, blockValues));
   return { fields, skipped };
 }

@@ -84,12 +84,19 @@ function addRidge(grid: RegularLatLonGrid, r: Ridge, out: Float32Array): void {
   const i0 = Math.max(0, Math.floor((Math.min(...lons) - reach / cosLat - grid.x0) / grid.dx));
   const i1 = Math.min(grid.nx - 1, Math.ceil((Math.max(...lons) + reach / cosLat - grid.x0) / grid.dx));
   const twoSigma2 = 2 * r.sigmaDeg * r.sigmaDeg;
+  // Each segment's box, widened by the reach: cells outside it get nothing from that segment.
+  const boxes = r.crest.slice(0, -1).map(([la, lo], s) => {
+    const [lb, lob] = r.crest[s + 1]!;
+    return [Math.min(la, lb) - reach, Math.max(la, lb) + reach, Math.min(lo, lob) - reach / cosLat, Math.max(lo, lob) + reach / cosLat] as const;
+  });
   for (let j = j0; j <= j1; j++) {
     const lat = grid.y0 + j * grid.dy;
     for (let i = i0; i <= i1; i++) {
       const lon = grid.x0 + i * grid.dx;
       let best = 0;
       for (let s = 0; s + 1 < r.crest.length; s++) {
+        const box = boxes[s]!;
+        if (lat < box[0] || lat > box[1] || lon < box[2] || lon > box[3]) continue;
         const [la, lo, ha] = r.crest[s]!;
         const [lb, lob, hb] = r.crest[s + 1]!;
         const bx = (lob - lo) * cosLat;

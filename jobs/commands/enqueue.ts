@@ -27,7 +27,12 @@ export async function enqueueCommand(argv: string[]): Promise<number> {
   });
   const product = positionals[0];
   if (!product || positionals.length > 1) throw new UsageError(`usage: meteopunto ${ENQUEUE_USAGE}`);
-  const run = values.run !== undefined ? parseRunTime(values.run) : undefined;
+  let run: Date | undefined;
+  try {
+    run = values.run !== undefined ? parseRunTime(values.run) : undefined;
+  } catch (err) {
+    throw new UsageError(`--run: ${(err as Error).message}`);
+  }
 
   const ctx = await openContext();
   try {

@@ -3,8 +3,8 @@ import type { Job } from 'bullmq';
 
 export function reportOutcome(id: string, state: 'completed' | 'failed', job: Job | undefined): number {
   if (state === 'completed') {
-    const r = job?.returnvalue as { version?: string; from?: string; to?: string; times?: number; variables?: string[]; skipped?: string } | undefined;
-    if (r?.skipped) console.log(`${id}: nothing ingested (${r.skipped})`);
+    const r = job?.returnvalue as { version?: string; from?: string; to?: string; times?: number; variables?: string[]; nothingToDo?: string } | undefined;
+    if (r?.nothingToDo) console.log(`${id}: nothing ingested (${r.nothingToDo})`);
     else if (r?.version) {
       const range = r.from ? `, ${r.from} .. ${r.to} (${r.times} times)` : '';
       console.log(`${id}: published ${r.version}${range}; variables: ${(r.variables ?? []).join(', ')}`);

@@ -69,7 +69,7 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
         await fetched.settle('done');
         progress.report({ stage: 'done', fraction: 1, message: 'nothing to ingest' }, true);
         await progress.flush();
-        return { product: data.product, skipped: 'no files to ingest (inbox empty)' };
+        return { product: data.product, nothingToDo: 'no files to ingest (inbox empty)' };
       }
       const result = await deps.runIngest({
         root: deps.root,

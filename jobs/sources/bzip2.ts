@@ -47,6 +47,9 @@ export function bunzip2(label: string): Bunzip2 {
     done,
     kill: () => {
       if (child.exitCode === null) child.kill('SIGKILL');
+      // 'close' waits for stdout to end; nobody reads it any more.
+      child.stdout.destroy();
+      child.stdin.destroy();
     },
   };
 }

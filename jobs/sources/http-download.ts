@@ -186,6 +186,8 @@ export async function downloadFile(req: DownloadRequest): Promise<DownloadResult
       bz = bunzip2(url);
       const unpacked = new Meter(undefined, o.maxBytes, `${url} (decompressed)`, () => {});
       const child = bz;
+      // Safety net: whatever stalls, the total timeout (or the job's cancellation) ends bzip2 too.
+      d.ctl.signal.addEventListener('abort', () => child.kill(), { once: true });
       // A failed pipeline (limit, timeout) must not leave bzip2 waiting on its stdin.
       const piping = pipeline(body, meter, bz.stream, unpacked, out).catch((e: unknown) => {
         child.kill();

@@ -41,7 +41,7 @@ describeShared('HTTP source', () => {
     await server.close();
   });
   beforeEach(() => {
-    server.routes.clear();
+    server.reset();
     dir = mkdtempSync(join(tmpdir(), 'mp-http-'));
     return () => rmSync(dir, { recursive: true, force: true });
   });

@@ -74,6 +74,8 @@ describe('atomic publish', () => {
         } catch (err) {
           errors.push(err);
         }
+        // A warm sample() settles in microtasks only: yield so timers and I/O (the writer) can run.
+        await new Promise((r) => setImmediate(r));
       }
     })();
 

@@ -4,11 +4,11 @@
  * the coordinates by length and CF attributes (hdf5-dims.ts), even on a square
  * grid where latitude and longitude have the same length.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import h5wasm from 'h5wasm/node';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { netcdfReader } from '../../../ingest/netcdf/index.js';
 import { cellValue, reference } from './python.js';
 
@@ -58,6 +58,7 @@ beforeAll(async () => {
   write(join(dir, 'plain.nc'), false);
   write(join(dir, 'scales.nc'), true);
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 for (const variant of ['plain', 'scales'] as const) {
   describe(`h5wasm-written NetCDF4 (${variant === 'plain' ? 'no dimension scales' : 'dimension scales attached'})`, () => {

@@ -5,7 +5,8 @@
  */
 import { beforeAll, expect, it } from 'vitest';
 import { describeShared, dataFile } from '../../support/shared-data.js';
-import { netcdfReader } from '../../../ingest/netcdf/index.js';
+import { netcdfReader, openNetcdf } from '../../../ingest/netcdf/index.js';
+import { readFields } from '../../../ingest/netcdf/fields.js';
 import type { SourceField } from '../../../ingest/field.js';
 import { cellValue, fieldStats, reference, type Stats } from './python.js';
 
@@ -107,6 +108,18 @@ describeShared('NetCDF reader: ERA5-Land Italy daily (NetCDF4, NaN over sea, des
     }
     // 42N 7.2E is open sea west of Corsica: NaN in the source, NaN here.
     expect(cellValue(pick(fields, 't2m', 0), 42, 7.2)).toBeNull();
+  });
+
+  it('reads the same values in blocks of 7 days (9 blocks, the last partial)', async () => {
+    const ds = await openNetcdf(ERA5LAND);
+    const blocked = readFields(ds, 7 * 3600).fields;
+    ds.close();
+    expect(blocked.length).toBe(fields.length);
+    blocked.forEach((f, k) => {
+      expect(f.name).toBe(fields[k]!.name);
+      expect(f.validTime).toEqual(fields[k]!.validTime);
+      expect(f.values).toEqual(fields[k]!.values);
+    });
   });
 
   it('matches whole-field statistics, NaN count included', () => {

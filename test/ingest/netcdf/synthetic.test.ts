@@ -2,10 +2,11 @@
  * Synthetic CF edge cases written by python3-netCDF4 (fixtures/make_synthetic.py)
  * and decoded both by the reader and by netCDF4-python/cftime/GDAL.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { netcdfReader, openNetcdf } from '../../../ingest/netcdf/index.js';
+import { readFields } from '../../../ingest/netcdf/fields.js';
 import { ReadError, type SourceField } from '../../../ingest/field.js';
 import { cellLatLon } from '../../../geo/grid.js';
 import { cellValue, makeSynthetic, reference } from './python.js';
@@ -30,6 +31,7 @@ async function readError(name: string): Promise<ReadError> {
 beforeAll(() => {
   dir = makeSynthetic();
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('CF time units and calendars, against cftime', () => {
   for (const name of ['cal_360', 'cal_noleap', 'cal_all_leap', 'cal_julian', 'cal_standard_old', 'cal_gregorian_tz', 'cal_seconds_z']) {
@@ -231,5 +233,22 @@ describe('broken and unsupported files', () => {
     expect(netcdfReader.sniff(b([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
     expect(netcdfReader.sniff(b([0x47, 0x52, 0x49, 0x42, 0, 0, 0, 2]))).toBe(false); // GRIB
     expect(netcdfReader.sniff(b([0x43, 0x44, 0x46, 3]))).toBe(false);
+  });
+});
+
+describe('block reading', () => {
+  it('gives the same fields whatever the read block size (levels inside blocks, partial last block)', async () => {
+    for (const name of ['levels.nc', 'packed_nc3.nc', 'transposed.nc', 'seam.nc']) {
+      const whole = await read(name);
+      const ds = await openNetcdf(file(name));
+      const small = readFields(ds, 6).fields;
+      ds.close();
+      expect(small.length).toBe(whole.length);
+      small.forEach((f, k) => {
+        expect(f.validTime).toEqual(whole[k]!.validTime);
+        expect(f.level).toEqual(whole[k]!.level);
+        expect(Array.from(f.values)).toEqual(Array.from(whole[k]!.values));
+      });
+    }
   });
 });

@@ -26,6 +26,8 @@ export interface FileServer {
   url(path: string): string;
   routes: Map<string, Route>;
   hits(path: string): number;
+  /** Forget routes and request counts (between tests). */
+  reset(): void;
   /** Resolves when `path` has been requested `n` times and, for a slow route, `bytes` sent in the current response. */
   onProgress(path: string, bytesAtLeast: number): Promise<void>;
   close(): Promise<void>;
@@ -106,6 +108,11 @@ export async function startFileServer(): Promise<FileServer> {
     url: (p) => `http://127.0.0.1:${port}${p}`,
     routes,
     hits: (p) => counts.get(p) ?? 0,
+    reset: () => {
+      routes.clear();
+      counts.clear();
+      sent.clear();
+    },
     onProgress: (path, bytes) =>
       new Promise<void>((resolve) => {
         if ((sent.get(path) ?? 0) >= bytes) resolve();

@@ -26,5 +26,7 @@ while (!existsSync(stopFile)) {
     errors.push(String(err));
   }
   n++;
+  // A warm sample() settles in microtasks only: yield so stdout (a pipe, written asynchronously) flushes.
+  await new Promise((r) => setImmediate(r));
 }
 console.log(JSON.stringify({ done: true, samples: n, seen: [...seen], errors: errors.slice(0, 5), errorCount: errors.length }));

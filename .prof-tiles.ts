@@ -1,0 +1,11 @@
+import { writeProductVersion } from './tiles/writer.js';
+import { mkdtempSync } from 'node:fs';
+const grid = { kind: 'regular_ll' as const, nx: 300, ny: 300, x0: 8, y0: 38, dx: 0.02, dy: 0.02 };
+const times = Array.from({ length: 49 }, (_, k) => new Date(Date.UTC(2026, 0, 1, k)));
+const cells = grid.nx * grid.ny;
+const variables: Record<string, any> = {};
+for (let v = 0; v < 6; v++) variables[`v${v}`] = { units: '1', precision: 0.01, values: times.map((_, t) => Float32Array.from({ length: cells }, (_, n) => 15 + 10 * Math.sin((n % grid.nx) * 0.01 + v) * Math.cos(Math.floor(n / grid.nx) * 0.01) + 5 * Math.sin(t * 0.26 + v))) };
+const root = mkdtempSync('/tmp/mp-prof-');
+const t0 = performance.now();
+await writeProductVersion(root, { product: 'nwp', grid, times, variables, source: { files: [] } });
+console.log('write s', (performance.now() - t0) / 1000, 'Mvalues', 6 * 49 * cells / 1e6);
