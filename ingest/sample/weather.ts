@@ -204,7 +204,7 @@ export function weatherAt(ctx: WeatherContext, time: Date): HourFields {
 
       // 8. Radiation over the hour ending at `time`, from the Sun at mid-hour.
       const cosZ = sinLat * sinDecl + cosLat * cosDecl * cosHourAngleCol[i]!;
-      const clearSky = cosZ > 0.01 ? 1098 * cosZ * Math.exp(-0.057 / cosZ) * (1 + 0.1 * (z / 1000)) : 0;
+      const clearSky = cosZ > 0.01 ? 1098 * cosZ * Math.exp(-0.057 / cosZ) * (1 + 0.05 * (z / 1000)) : 0;
       const ghi = clearSky * (1 - 0.75 * tcc ** 3.4);
       const direct = clearSky * 0.8 * (1 - tcc) ** 2;
       const e = saturationVapourPressure(tdC);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseJobsConfig, JobsConfigError, DEFAULT_PRODUCTS } from '../../jobs/config.js';
+import { resolve } from 'node:path';
+import { parseJobsConfig, JobsConfigError, DEFAULT_PRODUCTS, loadJobsConfig } from '../../jobs/config.js';
 import { configuredIngestJob, httpFiles, ingestJobId, runForTick } from '../../jobs/ingest-job.js';
 import { latestRun, parseRunTime, runKey } from '../../jobs/run-time.js';
 import { parseSteps } from '../../jobs/sources/steps.js';
@@ -129,8 +130,12 @@ describe('jobs config', () => {
     expect(httpFiles('x', c.products.x!, new Date(0)).map((f) => f.name)).toEqual(['f.grib', '1-f.grib']);
   });
 
-  it('built-in defaults are inbox sources only (no endpoint in code)', () => {
+  it('built-in defaults are inbox sources only (no endpoint in code); a named config file must exist', async () => {
     expect(Object.values(DEFAULT_PRODUCTS).every((p) => p.source.kind === 'inbox')).toBe(true);
+    const defaults = await loadJobsConfig('/nonexistent-data-dir', {});
+    expect(defaults.path).toBeNull();
+    expect(Object.keys(defaults.products)).toEqual(['nwp', 'cams']);
+    await expect(loadJobsConfig('/data', { METEOPUNTO_JOBS_CONFIG: '/nonexistent/jobs.json' })).rejects.toThrow(/jobs config \/nonexistent\/jobs.json: cannot read/);
   });
 });
 
@@ -141,5 +146,29 @@ describe('checksum files', () => {
     expect(parseChecksumFile(`${'B'.repeat(64)} *g.grib2.bz2`, 'g.grib2.bz2', 'sha256')).toBe('b'.repeat(64));
     expect(parseChecksumFile(`${hex}\n`, 'whatever', 'sha256')).toBe(hex);
     expect(() => parseChecksumFile('d41d8cd98f00b204e9800998ecf8427e  x', 'x', 'sha256')).toThrow(/no sha256 digest/);
+  });
+});
+
+describe('README example: DWD ICON-EU open data (jobs/examples/dwd-icon-eu.jobs.json)', () => {
+  it('loads, and expands to the files of the newest run (8 variables × 49 steps + orography)', async () => {
+    const path = resolve(import.meta.dirname, '../../jobs/examples/dwd-icon-eu.jobs.json');
+    const config = await loadJobsConfig('/data', { METEOPUNTO_JOBS_CONFIG: path });
+    expect(config.path).toBe(path);
+    // 16:30 UTC − 4 h = 12:30 → the 12Z run (cycle 6 h).
+    const { id, data } = configuredIngestJob('/data', 'nwp', config.products.nwp!, { now: new Date('2026-11-21T16:30:00Z'), trigger: 'schedule' });
+    expect(id).toBe('nwp@2026-11-21T12Z');
+    if (data.source.kind !== 'http') throw new Error('expected http');
+    const files = data.source.files;
+    expect(files).toHaveLength(8 * 49 + 1);
+    expect(new Set(files.map((f) => f.name)).size).toBe(files.length);
+    expect(files[0]!.url).toBe(
+      'https://opendata.dwd.de/weather/nwp/icon-eu/grib/12/t_2m/icon-eu_europe_regular-lat-lon_single-level_2026112112_000_T_2M.grib2.bz2',
+    );
+    expect(files.at(-1)).toEqual({
+      url: 'https://opendata.dwd.de/weather/nwp/icon-eu/grib/00/hsurf/icon-eu_europe_regular-lat-lon_time-invariant_2026112100_HSURF.grib2.bz2',
+      name: 'icon-eu_europe_regular-lat-lon_time-invariant_2026112100_HSURF.grib2',
+      decompress: 'bzip2',
+    });
+    expect(config.products.cams!.source).toEqual({ kind: 'inbox', dir: 'inbox/cams', settleSeconds: 30 });
   });
 });

@@ -58,7 +58,7 @@ describeShared('ingest queue (Redis + loopback HTTP)', () => {
 
   async function enqueueRun(w: RunningWorkers, config: JobsConfig) {
     const { id, data } = configuredIngestJob(root, 'nwp', config.products.nwp!, { run: IFS_RUN, now: new Date(), trigger: 'operator' });
-    return { id, ...(await enqueueIngest(w.queues.ingest, config, id, data)) };
+    return enqueueIngest(w.queues.ingest, config, id, data);
   }
 
   it('an enqueued run is fetched over HTTP and published; TileStore and the API serve the new version', async () => {

@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { writeProductVersion } from '../../tiles/writer.js';
-import { REGULAR, ROTATED, T0, HOUR, analytic, hourlyTimes, input, ownCoords, tempRoot } from './fields.js';
+import { REGULAR, ROTATED, T0, HOUR, analytic, hourlyTimes, input, ownCoords } from './fields.js';
+import { tempRoot } from './temp-root.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const temp = (x: number, y: number, h: number) => 12 + 0.4 * y - 0.1 * x + 0.5 * h;

@@ -2,17 +2,11 @@
  * Test inputs for the tile store: analytic fields on small grids, and an
  * independent rotated-pole formula (COSMO's phi2phirot/rla2rlarot, see
  * Doms & Baldauf, "A Description of the Nonhydrostatic Regional COSMO-Model",
- * Part I, §3.3) so expected values never go through proj4.
+ * Part I, §3.3) so expected values never go through proj4. No vitest import:
+ * child processes (test/tiles/children) use it too.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { GridDef, RegularLatLonGrid, RotatedLatLonGrid } from '../../geo/grid.js';
 import type { ProductVersionInput, VariableInput } from '../../tiles/types.js';
-
-export function tempRoot(tag: string): string {
-  return mkdtempSync(join(tmpdir(), `mp-tiles-${tag}-`));
-}
 
 /** Italy-ish regular grid, 0.1°: 70 × 50 cells from 36 N, 7 E (crosses 32-cell chunk edges). */
 export const REGULAR: RegularLatLonGrid = { kind: 'regular_ll', nx: 70, ny: 50, x0: 7, y0: 36, dx: 0.1, dy: 0.1 };

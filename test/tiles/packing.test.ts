@@ -61,3 +61,13 @@ describe('chunking', () => {
     expect(Array.from(out)).toEqual([2, NaN, 5, NaN, 12, NaN, 15, NaN]);
   });
 });
+
+describe('byte shuffle', () => {
+  it('matches numcodecs Shuffle(elementsize=2) and inverts', async () => {
+    const { shuffle, unshuffle } = await import('../../tiles/shuffle.js');
+    const raw = new Uint8Array(Int16Array.of(1, 2, 3, 258).buffer);
+    // numcodecs: Shuffle(elementsize=2).encode(np.array([1, 2, 3, 258], '<i2')) → [1, 2, 3, 2, 0, 0, 0, 1]
+    expect(Array.from(shuffle(raw, 2))).toEqual([1, 2, 3, 2, 0, 0, 0, 1]);
+    expect(Array.from(unshuffle(shuffle(raw, 2), 2))).toEqual(Array.from(raw));
+  });
+});

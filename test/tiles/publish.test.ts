@@ -14,7 +14,8 @@ import { TileStore } from '../../tiles/reader.js';
 import { collectGarbage, DEFAULT_GRACE_MS } from '../../tiles/gc.js';
 import { readManifestSync } from '../../tiles/manifest-file.js';
 import { productDir } from '../../config/paths.js';
-import { constantInput, tempRoot, T0, HOUR } from './fields.js';
+import { constantInput, T0, HOUR } from './fields.js';
+import { tempRoot } from './temp-root.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const CHILDREN = join(import.meta.dirname, 'children');
@@ -111,7 +112,12 @@ describe('atomic publish', () => {
     const child = tsChild('slow-writer.ts', [root, 'nwp', '2']);
     const out = collect(child);
     // Wait until the child is writing chunks into its temp dir, then kill it.
-    await until(() => temps(dir).some((t) => existsSync(join(dir, t, 'temperature_2m')) && readdirSync(join(dir, t, 'temperature_2m')).length > 5), 'the child to write chunks');
+    let exited = false;
+    void out.exited.then(() => (exited = true));
+    await until(() => {
+      if (exited) throw new Error(`the writer child exited before it was killed: ${out.lines.join(' ')} ${out.err.join('')}`);
+      return temps(dir).some((t) => existsSync(join(dir, t, 'temperature_2m')) && readdirSync(join(dir, t, 'temperature_2m')).length > 5);
+    }, 'the child to write chunks');
     child.kill('SIGKILL');
     await out.exited;
     expect(out.lines).not.toContain('done');

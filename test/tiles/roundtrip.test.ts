@@ -9,7 +9,8 @@ import { writeProductVersion } from '../../tiles/writer.js';
 import { TileStore } from '../../tiles/reader.js';
 import { TileError } from '../../tiles/types.js';
 import type { RegularLatLonGrid } from '../../geo/grid.js';
-import { REGULAR, ROTATED, T0, HOUR, hourlyTimes, analytic, input, ownCoords, prng, tempRoot } from './fields.js';
+import { REGULAR, ROTATED, T0, HOUR, hourlyTimes, analytic, input, ownCoords, prng } from './fields.js';
+import { tempRoot } from './temp-root.js';
 
 const tempLinear = (x: number, y: number, h: number) => 0.3 * y - 0.2 * x + 0.5 * h + 10;
 const pressureLinear = (x: number, y: number, h: number) => 1000 + 2.5 * y + 1.25 * x - 0.75 * h;

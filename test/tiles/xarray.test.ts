@@ -9,7 +9,8 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { writeProductVersion } from '../../tiles/writer.js';
 import { TileStore } from '../../tiles/reader.js';
 import { cellLatLon, type GridDef } from '../../geo/grid.js';
-import { REGULAR, ROTATED, analytic, hourlyTimes, input, tempRoot } from './fields.js';
+import { REGULAR, ROTATED, analytic, hourlyTimes, input } from './fields.js';
+import { tempRoot } from './temp-root.js';
 
 const PYTHON = '/usr/bin/python3';
 
@@ -29,7 +30,8 @@ out = {
   'coords': sorted(ds.coords),
   'time': [str(t)[:19] for t in ds['time'].values] if 'time' in ds else [],
   'encoding': {k: {'dtype': str(ds[k].encoding.get('dtype')), 'scale_factor': ds[k].encoding.get('scale_factor'),
-                   'compressor': ds[k].encoding['compressor'].codec_id, 'chunks': list(ds[k].encoding['chunks'])} for k in ds.data_vars if ds[k].ndim > 0},
+                   'compressor': ds[k].encoding['compressor'].codec_id, 'chunks': list(ds[k].encoding['chunks']),
+                   'filters': [f.get_config() for f in ds[k].encoding.get('filters') or []]} for k in ds.data_vars if ds[k].ndim > 0},
   'values': [], 'latlon': [], 'mapping': None,
 }
 for t, j, i in points:
@@ -51,7 +53,7 @@ function xarrayDump(path: string, points: [number, number, number][]) {
   const out = execFileSync(PYTHON, ['-c', SCRIPT, path, JSON.stringify(points)], { encoding: 'utf8', timeout: 60_000 });
   return JSON.parse(out) as {
     dims: Record<string, number>; vars: Record<string, string[]>; scalars: string[]; coords: string[]; time: string[];
-    encoding: Record<string, { dtype: string; scale_factor: number | null; compressor: string; chunks: number[] }>;
+    encoding: Record<string, { dtype: string; scale_factor: number | null; compressor: string; chunks: number[]; filters: unknown[] }>;
     values: Record<string, number | null>[]; latlon: [number, number][];
     mapping: Record<string, number | string> | null; grid_mapping?: string;
   };
@@ -89,8 +91,11 @@ describe.each([
     expect(d.vars.elevation).toEqual([...dims]);
     expect(d.coords).toEqual(expect.arrayContaining(['time', 'lat', 'lon', ...dims]));
     expect(d.time).toEqual(times.map((t) => t.toISOString().slice(0, 19)));
-    expect(d.encoding.temperature_2m).toEqual({ dtype: 'int16', scale_factor: 0.01, compressor: 'zstd', chunks: [5, 32, 32] });
+    expect(d.encoding.temperature_2m).toEqual({
+      dtype: 'int16', scale_factor: 0.01, compressor: 'zstd', chunks: [5, 32, 32], filters: [{ id: 'shuffle', elementsize: 2 }],
+    });
     expect(d.encoding.precipitation!.dtype).toBe('float32');
+    expect(d.encoding.precipitation!.filters).toEqual([{ id: 'shuffle', elementsize: 4 }]);
     expect(d.encoding.elevation!.chunks).toEqual([32, 32]);
     if (grid.kind === 'rotated_ll') {
       expect(d.mapping).toMatchObject({ grid_mapping_name: 'rotated_latitude_longitude', grid_north_pole_latitude: 47, grid_north_pole_longitude: -170 });

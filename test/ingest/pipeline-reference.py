@@ -8,8 +8,8 @@ rotated with the textbook rotation below, not proj4), and prints the bilinear
 value as JSON: {"value": v, "corners": [...], "weights": [...]}.
 
 Usage:
-  bilinear.py gdal <file> <band> <lat> <lon> [--grid x0,ytop,dx,dy] [--rotated splat,splon]
-  bilinear.py netcdf <file> <var> <time-index> <lat> <lon>
+  pipeline-reference.py gdal <file> <band> <lat> <lon> [--grid x0,ytop,dx,dy] [--rotated splat,splon]
+  pipeline-reference.py netcdf <file> <var> <time-index> <lat> <lon>
 Values are raw source values in source units (no unit conversion here).
 """
 import json
