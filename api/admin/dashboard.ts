@@ -60,9 +60,7 @@ async function queueDashboard(app: FastifyInstance, opts: QueueDashboardOptions)
     serverAdapter.setBasePath(basePath);
     createBullBoard({
       queues: queues.map((q) => new BullMQAdapter(q)),
-      // @bull-board/fastify 9.10.1 pins its own @bull-board/api 9.10.1 beside ours (9.10.2): same
-      // interface, but TypeScript sees two declarations of the adapter's private fields.
-      serverAdapter: serverAdapter as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
+      serverAdapter,
       options: { uiConfig: { boardTitle: 'Meteopunto queues' } },
     });
     await admin.register(serverAdapter.registerPlugin(), { prefix: basePath });

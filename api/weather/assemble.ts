@@ -15,25 +15,6 @@ import { temperatureSource } from './source.js';
 import { temperatureTrend } from './trend.js';
 import { KMH_PER_MS, windFromComponents } from './wind.js';
 
-/** Canonical variables the Free fields read from the nwp product (DESIGN.md table). */
-export const FREE_VARIABLES = [
-  'temperature_2m',
-  'dew_point_2m',
-  'relative_humidity_2m',
-  'pressure_msl',
-  'wind_u_10m',
-  'wind_v_10m',
-  'wind_gust_10m',
-  'cloud_cover',
-  'precipitation',
-  'snowfall_fraction',
-  'weather_code',
-  'elevation',
-] as const;
-
-/** What the trend reads three hours back. */
-export const TREND_VARIABLES = ['temperature_2m'] as const;
-
 export interface FreeInputs {
   lat: number;
   lon: number;
@@ -43,7 +24,7 @@ export interface FreeInputs {
   product: string;
   resolution: string;
   sample: boolean;
-  /** Free variables at the valid time. */
+  /** Free variables at the valid time (./variables.ts; absent ones count as null). */
   now: PointSample;
   /** Valid time, ms since the epoch (the instant `now` was sampled at). */
   validTimeMs: number;

@@ -45,13 +45,18 @@ export function isDaytime(time: Date, latDeg: number, lonDeg: number): boolean {
   return 90 - solarPosition(time, latDeg, lonDeg).zenith > SUNRISE_ELEVATION_DEG;
 }
 
+/** Whether a product's interpolated code can be used as it is (present and not a mix of neighbours). */
+export function isUsableProductCode(code: number | null | undefined): boolean {
+  return code !== null && code !== undefined && Number.isFinite(code) && Math.abs(code - Math.round(code)) < MIXED_CODE;
+}
+
 /** Condition and icon; both null when neither a code nor cloud cover and precipitation are known. */
 export function currentCondition(inputs: ConditionInputs, isDay: boolean): Condition {
   let code: number | null = null;
   let codeSource: Condition['codeSource'] = null;
   const product = inputs.weatherCode !== null && Number.isFinite(inputs.weatherCode) ? inputs.weatherCode : null;
-  if (product !== null && Math.abs(product - Math.round(product)) < MIXED_CODE) {
-    code = Math.round(product);
+  if (isUsableProductCode(product)) {
+    code = Math.round(product!);
     codeSource = 'product';
   } else if (inputs.cloudCoverPct !== null && inputs.precipitationMm !== null) {
     const derived = weatherCodeFromState({

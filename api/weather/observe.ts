@@ -2,21 +2,25 @@
  * `WeatherService`: gathers what the Free fields need from the tile store and
  * hands it to the pure assembly (./assemble.ts).
  *
- * Three lookups per request: the nwp Free variables at the valid time, the
- * nwp 2 m temperature three hours earlier (trend), and the DEM's elevation at
- * the point (only when `alt` is not given). `tryObserve` is the hot path:
- * synchronous, cached chunks only, no promise; it returns undefined when a
- * chunk is not cached yet and the caller then awaits `observe`, which loads
- * what is missing and answers through the same assembly.
+ * Lookups per request: the nwp variables of the version's plan at the valid
+ * time (./variables.ts), the nwp 2 m temperature three hours earlier (trend),
+ * the DEM's elevation at the point (only without `alt`), and, rarely, the
+ * state variables a condition is derived from when the product's weather code
+ * is unusable there. `tryObserve` is the hot path: synchronous, cached chunks
+ * only, no promise; it returns undefined when a chunk is not cached yet and
+ * the caller then awaits `observe`, which loads what is missing and answers
+ * through the same assembly.
  */
 import { describeResolution } from '../../geo/grid.js';
+import type { Manifest } from '../../tiles/manifest.js';
 import type { TileStore } from '../../tiles/reader.js';
-import { TileError, type PointSample } from '../../tiles/types.js';
-import { ApiError } from '../errors.js';
-import { assembleFreeFields, FREE_VARIABLES, TREND_VARIABLES } from './assemble.js';
+import { TileError, type PointSample, type TileErrorCode } from '../../tiles/types.js';
+import { assembleFreeFields } from './assemble.js';
+import { isUsableProductCode } from './condition.js';
 import type { FreeFields } from './schema.js';
 import { mapTileError } from './tile-errors.js';
 import { TREND_HOURS } from './trend.js';
+import { freeVariablePlan, TREND_VARIABLES, type VariablePlan } from './variables.js';
 
 /** A validated point request. */
 export interface PointQuery {
@@ -39,8 +43,19 @@ export interface WeatherServiceOptions {
   demProduct?: string;
 }
 
+/** What a published version means for the lookups, computed once per version. */
+interface VersionInfo {
+  version: string;
+  resolution: string;
+  sample: boolean;
+  plan: VariablePlan;
+}
+
 const TREND_MS = TREND_HOURS * 3600_000;
 const ELEVATION = ['elevation'] as const;
+/** Inputs that may be absent: their TileErrors just mean "no value". */
+const PAST_OPTIONAL: readonly TileErrorCode[] = ['TIME_OUT_OF_RANGE'];
+const DEM_OPTIONAL: readonly TileErrorCode[] = ['PRODUCT_NOT_PUBLISHED', 'OUTSIDE_GRID'];
 
 type Lookup<R> = (product: string, lat: number, lon: number, timeMs: number | null, vars: readonly string[]) => R;
 
@@ -48,8 +63,9 @@ export class WeatherService {
   readonly product: string;
   readonly demProduct: string;
   private readonly clock: () => number;
-  /** Resolution text of the last manifest version seen (the manifest changes a few times a day). */
-  private resolutionOf = { version: '', text: '' };
+  private info: VersionInfo | null = null;
+  private readonly trySample: Lookup<PointSample | undefined>;
+  private readonly sample: Lookup<Promise<PointSample>>;
 
   constructor(
     private readonly tiles: TileStore,
@@ -58,62 +74,80 @@ export class WeatherService {
     this.clock = opts.clock ?? Date.now;
     this.product = opts.product ?? 'nwp';
     this.demProduct = opts.demProduct ?? 'dem';
+    this.trySample = (p, la, lo, t, v) => tiles.trySample(p, la, lo, t, v);
+    this.sample = (p, la, lo, t, v) => tiles.sample(p, la, lo, t, v);
   }
 
   /** The Free fields from cached chunks only; undefined when something must be loaded first. Throws ApiError. */
   tryObserve(q: PointQuery): FreeFields | undefined {
-    const try_: Lookup<PointSample | undefined> = (p, la, lo, t, v) => this.tiles.trySample(p, la, lo, t, v);
+    const look = this.trySample;
     const t = q.timeMs ?? this.clock();
-    const now = this.main(try_, q, t);
+    const info = this.versionInfo(q);
+    let now: PointSample | undefined;
+    try {
+      now = look(this.product, q.lat, q.lon, t, info.plan.primary);
+    } catch (err) {
+      throw mapTileError(err, { timeRequested: q.timeMs !== undefined });
+    }
     if (!now) return undefined;
-    const past = optional(() => try_(this.product, q.lat, q.lon, t - TREND_MS, TREND_VARIABLES), 'TIME_OUT_OF_RANGE');
+    if (info.plan.conditionFallback.length > 0 && !isUsableProductCode(now.values.weather_code)) {
+      const extra = look(this.product, q.lat, q.lon, t, info.plan.conditionFallback);
+      if (!extra) return undefined;
+      Object.assign(now.values, extra.values);
+    }
+    const past = optional(() => look(this.product, q.lat, q.lon, t - TREND_MS, TREND_VARIABLES), PAST_OPTIONAL);
     if (past === undefined) return undefined;
     let dem: PointSample | null | undefined = null;
     if (q.altM === undefined) {
-      dem = optional(() => try_(this.demProduct, q.lat, q.lon, null, ELEVATION), 'PRODUCT_NOT_PUBLISHED', 'OUTSIDE_GRID');
+      dem = optional(() => look(this.demProduct, q.lat, q.lon, null, ELEVATION), DEM_OPTIONAL);
       if (dem === undefined) return undefined;
     }
-    return this.assemble(q, t, now, past, dem);
+    return this.assemble(q, t, info, now, past, dem);
   }
 
   /** The Free fields, loading chunks as needed. Throws ApiError. */
   async observe(q: PointQuery): Promise<FreeFields> {
     const warm = this.tryObserve(q);
     if (warm) return warm;
-    const load: Lookup<Promise<PointSample>> = (p, la, lo, t, v) => this.tiles.sample(p, la, lo, t, v);
+    const load = this.sample;
     const t = q.timeMs ?? this.clock();
-    const now = await this.main(load, q, t);
-    const past = await optionalAsync(() => load(this.product, q.lat, q.lon, t - TREND_MS, TREND_VARIABLES), 'TIME_OUT_OF_RANGE');
-    const dem = q.altM === undefined
-      ? await optionalAsync(() => load(this.demProduct, q.lat, q.lon, null, ELEVATION), 'PRODUCT_NOT_PUBLISHED', 'OUTSIDE_GRID')
-      : null;
-    return this.assemble(q, t, now, past, dem);
-  }
-
-  /** The main lookup, its TileErrors mapped to the API's (context: was a time asked for?). */
-  private main<R>(lookup: Lookup<R>, q: PointQuery, t: number): R {
+    const info = this.versionInfo(q);
+    let now: PointSample;
     try {
-      const r = lookup(this.product, q.lat, q.lon, t, FREE_VARIABLES);
-      if (r instanceof Promise) return r.catch((err: unknown) => Promise.reject(mapTileError(err, { timeRequested: q.timeMs !== undefined }))) as R;
-      return r;
+      now = await load(this.product, q.lat, q.lon, t, info.plan.primary);
     } catch (err) {
       throw mapTileError(err, { timeRequested: q.timeMs !== undefined });
     }
+    if (info.plan.conditionFallback.length > 0 && !isUsableProductCode(now.values.weather_code)) {
+      Object.assign(now.values, (await load(this.product, q.lat, q.lon, t, info.plan.conditionFallback)).values);
+    }
+    const past = await optionalAsync(() => load(this.product, q.lat, q.lon, t - TREND_MS, TREND_VARIABLES), PAST_OPTIONAL);
+    const dem = q.altM === undefined ? await optionalAsync(() => load(this.demProduct, q.lat, q.lon, null, ELEVATION), DEM_OPTIONAL) : null;
+    return this.assemble(q, t, info, now, past, dem);
   }
 
-  private assemble(q: PointQuery, t: number, now: PointSample, past: PointSample | null, dem: PointSample | null): FreeFields {
-    const manifest = this.tiles.manifest(this.product);
-    if (!manifest) throw new ApiError('DATA_NOT_AVAILABLE', `No ${this.product} data has been published yet`);
-    if (this.resolutionOf.version !== manifest.version) {
-      this.resolutionOf = { version: manifest.version, text: describeResolution(manifest.grid) };
+  /** The live version's info (recomputed only when the version changes); 503 when nothing is published. */
+  private versionInfo(q: PointQuery): VersionInfo {
+    const m: Manifest | null = this.tiles.manifest(this.product);
+    if (!m) {
+      throw mapTileError(new TileError('PRODUCT_NOT_PUBLISHED', `no data published yet for product '${this.product}'`, { product: this.product }), {
+        timeRequested: q.timeMs !== undefined,
+      });
     }
+    if (this.info?.version !== m.version) {
+      this.info = { version: m.version, resolution: describeResolution(m.grid), sample: m.source.sample === true, plan: freeVariablePlan(m) };
+    }
+    return this.info;
+  }
+
+  private assemble(q: PointQuery, t: number, info: VersionInfo, now: PointSample, past: PointSample | null, dem: PointSample | null): FreeFields {
     return assembleFreeFields({
       lat: q.lat,
       lon: q.lon,
       ...(q.altM !== undefined ? { altM: q.altM } : {}),
       product: this.product,
-      resolution: this.resolutionOf.text,
-      sample: manifest.source.sample === true,
+      resolution: info.resolution,
+      sample: info.sample,
       now,
       validTimeMs: t,
       pastTempC: past?.values.temperature_2m ?? null,
@@ -123,7 +157,7 @@ export class WeatherService {
 }
 
 /** Run a lookup; the listed TileError codes become null (that input is optional). */
-function optional<R>(fn: () => R, ...codes: TileError['code'][]): R | null {
+function optional<R>(fn: () => R, codes: readonly TileErrorCode[]): R | null {
   try {
     return fn();
   } catch (err) {
@@ -132,7 +166,7 @@ function optional<R>(fn: () => R, ...codes: TileError['code'][]): R | null {
   }
 }
 
-async function optionalAsync<R>(fn: () => Promise<R>, ...codes: TileError['code'][]): Promise<R | null> {
+async function optionalAsync<R>(fn: () => Promise<R>, codes: readonly TileErrorCode[]): Promise<R | null> {
   try {
     return await fn();
   } catch (err) {

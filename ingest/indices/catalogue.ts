@@ -80,8 +80,9 @@ export const INDEX_VARIABLES = {
     units: '1',
     precision: 1,
     longName: 'frost risk class: 0 none, 1 low, 2 moderate, 3 high',
-    inputs: ['temperature_2m', HUMIDITY, 'cloud_cover', WIND],
-    method: 'screen temperature, estimated ground temperature (cloud and wind) and frost point (README "Frost method")',
+    // The class does not depend on humidity (only hoar vs black frost does, reported at read time).
+    inputs: ['temperature_2m', 'cloud_cover', WIND],
+    method: 'screen temperature and the ground temperature estimated from cloud and wind (README "Frost method")',
   },
   et0: {
     units: 'mm',

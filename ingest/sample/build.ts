@@ -5,7 +5,7 @@
  * be (reader → product → tile writer → atomic publish). Same for a finer
  * DEM. Deterministic given the run time.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RegularLatLonGrid } from '../../geo/grid.js';
@@ -83,6 +83,7 @@ export async function buildSampleDataset(opts: SampleOptions): Promise<SampleRes
   const nwpGrid = opts.nwpGrid ?? SAMPLE_NWP_GRID;
   const demGrid = opts.demGrid ?? SAMPLE_DEM_GRID;
   const dir = opts.keepDir ?? (await mkdtemp(join(tmpdir(), 'meteopunto-sample-')));
+  if (opts.keepDir) await mkdir(opts.keepDir, { recursive: true });
   const stamp = run.toISOString().slice(0, 13).replace(/[-:]/g, '');
   const files = { nwp: join(dir, `meteopunto-sample-nwp-${stamp}Z.nc`), dem: join(dir, 'meteopunto-sample-dem.nc') };
   const say = opts.onProgress ?? (() => undefined);

@@ -8,6 +8,8 @@
  * Uncompressed on purpose: deflate inside wasm costs ~35 s for the sample's
  * ~300 MB, and the file is a transient input to the ingest.
  */
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import h5wasm from 'h5wasm/node';
 
 type H5File = InstanceType<typeof h5wasm.File>;
@@ -42,8 +44,11 @@ export class CfNetcdfWriter {
 
   /** Open `path` for writing with latitude/longitude coordinate variables (ascending, degrees). */
   static async create(path: string, lat: Float64Array, lon: Float64Array, globalAttrs: Attrs): Promise<CfNetcdfWriter> {
+    // h5wasm does not throw on an unwritable path: it hands back a dead file id.
+    if (!existsSync(dirname(path))) throw new Error(`cannot create ${path}: directory ${dirname(path)} does not exist`);
     await h5wasm.ready;
     const file = new h5wasm.File(path, 'w');
+    if (!file.file_id || file.file_id < 0n) throw new Error(`cannot create ${path}`);
     const w = new CfNetcdfWriter(file, lat.length, lon.length);
     w.coordinate('latitude', lat, { units: 'degrees_north', standard_name: 'latitude', long_name: 'latitude', axis: 'Y' });
     w.coordinate('longitude', lon, { units: 'degrees_east', standard_name: 'longitude', long_name: 'longitude', axis: 'X' });

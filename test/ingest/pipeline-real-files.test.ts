@@ -128,7 +128,7 @@ describeShared('runIngest on the real files of ../shared/data', () => {
     expect(Math.abs(got - ref)).toBeLessThan(0.011);
   });
 
-  it('dem from ARPAE nita1k_orog.grb (unnamed parameter, 9999 = no data): San Marino, and the sea is missing', async () => {
+  it('dem from ARPAE nita1k_orog.grb (unnamed parameter, 9999 = no data): San Marino; a 2×2 block of 9999 is missing', async () => {
     const file = 'dem-north-italy-1km/nita1k_orog.grb';
     const { report, store } = await ingest('dem', [file]);
     expect(report.variables).toEqual(['elevation']);
@@ -137,7 +137,12 @@ describeShared('runIngest on the real files of ../shared/data', () => {
     const ref = gdalBilinear(dataFile(file), 1, 43.9356, 12.4473).value!;
     const got = (await at(store, 'dem', 43.9356, 12.4473, null)).elevation!;
     expect(Math.abs(got - ref)).toBeLessThan(0.06);
-    expect((await at(store, 'dem', 44.2, 13.2, null)).elevation).toBeNull(); // Adriatic: all four cells 9999
+    // Rows 65–66, columns 109–110 of the file (46.55–46.54 N, 7.926–7.94 E) are all 9999 (GDAL: nodata).
+    const hole = gdalBilinear(dataFile(file), 1, 46.545, 7.933);
+    expect(hole.corners).toEqual([null, null, null, null]);
+    expect((await at(store, 'dem', 46.545, 7.933, null)).elevation).toBeNull();
+    // The sea is ~0 m in this file, not missing.
+    expect(Math.abs((await at(store, 'dem', 44.2, 13.2, null)).elevation!)).toBeLessThan(0.06);
   });
 
   it('dem from the two ICON-2I orography files: keeps the all-Italy grid, reports the other as dropped; Etna', async () => {

@@ -97,7 +97,6 @@ describeShared('worker processes', () => {
     expect(new Set(ids).size).toBe(ids.length); // no tick processed twice
     const millis = ids.map((id) => Number(id.split(':').pop())).sort((x, y) => x - y);
     for (let i = 1; i < millis.length; i++) expect(millis[i]! - millis[i - 1]!).toBe(1000); // one job per tick, none skipped
-    if (process.env.MP_DEBUG) console.log({ a: a.lines.filter((l) => l.queue === 'schedule' && l.event === 'completed').map((l) => [l.jobId, l.result]), b: b.lines.filter((l) => l.queue === 'schedule' && l.event === 'completed').map((l) => [l.jobId, l.result]) });
     // Every tick asked for the same run: one ingest, one download.
     const ingested = [...a.lines, ...b.lines].filter((l) => l.event === 'completed' && l.queue === 'ingest');
     expect(ingested.length).toBeGreaterThanOrEqual(1);

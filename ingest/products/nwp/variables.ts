@@ -165,14 +165,14 @@ export const NWP_AUXILIARY = {
   net_shortwave_radiation: {
     units: 'W/m²', aggregation: 'mean', precision: 0.1, interpolation: 'linear',
     longName: 'surface net shortwave radiation', standardName: 'surface_net_downward_shortwave_flux',
-    names: ['ssr', 'asob_s'],
+    names: ['ssr', 'asob_s', 'nswrf', 'nswrs'],
     paramIds: [176],
     standardNames: ['surface_net_downward_shortwave_flux'],
   },
   net_longwave_radiation: {
     units: 'W/m²', aggregation: 'mean', precision: 0.1, interpolation: 'linear',
     longName: 'surface net longwave radiation', standardName: 'surface_net_downward_longwave_flux',
-    names: ['str', 'athb_s'],
+    names: ['str', 'athb_s', 'nlwrf', 'nlwrs'],
     paramIds: [177],
     standardNames: ['surface_net_downward_longwave_flux'],
   },

@@ -1,0 +1,139 @@
+/**
+ * A small pool of worker threads for the band jobs (BullMQ's advice for
+ * CPU-heavy work: keep it off the event loop). Jobs are built lazily, so only
+ * the bands in flight are copied; results are transferred, not copied.
+ *
+ * Degrades instead of failing: a worker that cannot start or dies hands its
+ * band back to the calling thread, which computes it with the same kernel;
+ * an error raised by the kernel itself is reported as such.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { transferables } from './bands.js';
+import { computeBand, type BandJob, type BandResult } from './kernel.js';
+import type { BandReply, BandRequest } from './worker.js';
+
+/** Upper bound of the default worker count: more threads mostly add memory (each holds bands in flight). */
+const MAX_DEFAULT_WORKERS = 4;
+
+/** Workers to use: METEOPUNTO_INDEX_WORKERS when set (0 = none), else one per core up to 4. */
+export function defaultWorkerCount(): number {
+  const env = process.env.METEOPUNTO_INDEX_WORKERS;
+  if (env !== undefined && env.trim() !== '') {
+    const n = Number(env);
+    if (Number.isInteger(n) && n >= 0) return n;
+  }
+  return Math.min(MAX_DEFAULT_WORKERS, availableParallelism());
+}
+
+/** The worker module: compiled JavaScript in dist/, TypeScript (through tsx) under vitest/tsx. */
+function workerSpec(): { url: URL; execArgv: string[] } {
+  const self = import.meta.url;
+  if (self.endsWith('.ts')) return { url: new URL('./worker.ts', self), execArgv: ['--import', 'tsx'] };
+  return { url: new URL('./worker.js', self), execArgv: [] };
+}
+
+/**
+ * Run every job on up to `workers` threads; `onDone(i, result)` in completion order.
+ * Rejects with the kernel's error, or with the abort reason.
+ */
+export function runBands(
+  jobs: readonly (() => BandJob)[],
+  workers: number,
+  onDone: (index: number, result: BandResult) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const spec = workerSpec();
+    const pool = new Set<Worker>();
+    let next = 0;
+    let pending = jobs.length;
+    let settled = false;
+
+    const finish = (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      for (const w of pool) void w.terminate();
+      pool.clear();
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+    const onAbort = () => finish(signal!.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    const complete = (index: number, result: BandResult) => {
+      try {
+        onDone(index, result);
+      } catch (err) {
+        finish(err);
+        return;
+      }
+      if (--pending === 0) finish();
+    };
+
+    /** A band whose worker failed: compute it here, then carry on with the rest here too. */
+    const inline = (index: number) => {
+      setImmediate(() => {
+        if (settled) return;
+        try {
+          complete(index, computeBand(jobs[index]!()));
+        } catch (err) {
+          finish(err);
+          return;
+        }
+        if (pool.size === 0 && next < jobs.length) inline(next++);
+      });
+    };
+
+    const feed = (w: Worker, state: { current: number }) => {
+      if (settled) return;
+      if (next >= jobs.length) {
+        pool.delete(w);
+        void w.terminate();
+        return;
+      }
+      const id = next++;
+      state.current = id;
+      const job = jobs[id]!();
+      w.postMessage({ id, job } satisfies BandRequest, transferables(job));
+    };
+
+    const count = Math.max(1, Math.min(workers, jobs.length));
+    for (let n = 0; n < count; n++) {
+      const state = { current: -1 };
+      let w: Worker;
+      try {
+        w = new Worker(spec.url, { execArgv: spec.execArgv });
+      } catch {
+        continue;
+      }
+      pool.add(w);
+      w.on('message', (reply: BandReply) => {
+        state.current = -1;
+        if ('error' in reply) {
+          finish(new Error(`index precomputation failed in band ${reply.id}: ${reply.error}`));
+          return;
+        }
+        complete(reply.id, reply.result);
+        feed(w, state);
+      });
+      let dead = false;
+      const failed = () => {
+        // Could not start, crashed or exited: its band (if any) is computed here.
+        if (dead || settled) return;
+        dead = true;
+        pool.delete(w);
+        if (state.current >= 0) inline(state.current);
+        else if (pool.size === 0 && next < jobs.length) inline(next++);
+      };
+      w.on('error', failed);
+      w.on('exit', () => {
+        if (pool.has(w)) failed();
+      });
+      feed(w, state);
+    }
+    if (pool.size === 0 && jobs.length > 0) inline(next++);
+    if (jobs.length === 0) finish();
+  });
+}
