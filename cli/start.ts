@@ -5,16 +5,14 @@
  * then serve (`meteopunto serve`, same options). Existing tiles are never
  * touched: with real data, start is just serve plus the key.
  *
- * The demo key is kept in clear in $METEOPUNTO_DATA/demo-key.txt (mode 600)
- * so that every start can print it; the key store itself only holds its
- * hash. It is re-created if it was revoked or the store was emptied.
+ * The demo key (Business plan, so every field shows) is printed once, when
+ * it is created; it is re-created if it was revoked or the store emptied.
  */
 import { readdirSync, existsSync } from 'node:fs';
-import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dataDir, tilesDir } from '../config/paths.js';
 
-const DEMO_KEY_FILE = 'demo-key.txt';
+const DEMO_KEY_NAME = 'demo key (npm start)';
 const DEMO_KEY_PLAN = 'business';
 
 export async function run(argv: string[]): Promise<number> {
@@ -40,7 +38,7 @@ export async function run(argv: string[]): Promise<number> {
   if (sample.length > 0) {
     console.log(`\n*** SERVING SAMPLE DATA for ${sample.join(', ')}: synthetic fields, NOT a forecast. Ingest real files with \`meteopunto ingest nwp <file>...\`. ***\n`);
   }
-  await printDemoKey(root);
+  await printDemoKey();
   const api = await import('../api/cli.js');
   return api.run(argv);
 }
@@ -61,31 +59,26 @@ async function sampleProducts(root: string): Promise<string[]> {
 }
 
 /**
- * Print a working demo key: the one in demo-key.txt when the store still
- * accepts it, else a new one. Skipped (with a note) when the access layer
- * is missing or its store cannot be reached.
+ * Make sure a demo key exists. A new one is printed once, at creation: the
+ * key store holds only hashes, so a later start can only name its prefix.
+ * Skipped (with a note) when the key store cannot be reached.
  */
-async function printDemoKey(root: string): Promise<void> {
+async function printDemoKey(): Promise<void> {
   try {
     const { createAccessServices } = await import('../api/access/services.js');
-    const { generateKey, hashMatches, prefixOf } = await import('../api/access/key-format.js');
+    const { generateKey } = await import('../api/access/key-format.js');
     const services = await createAccessServices();
     try {
-      const file = join(root, DEMO_KEY_FILE);
-      const saved = existsSync(file) ? (await readFile(file, 'utf8')).trim() : '';
-      const prefix = saved ? prefixOf(saved) : null;
-      const record = prefix ? await services.keys.get(prefix) : null;
-      if (record && !record.revoked && hashMatches(saved, record.hash)) {
-        console.log(`demo API key (${record.plan} plan, from ${file}): ${saved}`);
+      const existing = (await services.keys.list()).find((r) => r.name === DEMO_KEY_NAME && !r.revoked);
+      if (existing) {
+        console.log(`demo API key: ${existing.prefix}… (${existing.plan} plan) was printed when it was created; keys are stored hashed. Make another with \`meteopunto keys create --plan ${DEMO_KEY_PLAN}\`.`);
         return;
       }
       for (let attempt = 0; attempt < 5; attempt++) {
         const k = generateKey();
-        const ok = await services.keys.insert({ prefix: k.prefix, hash: k.hash, plan: DEMO_KEY_PLAN, kind: 'api', name: 'demo key (npm start)', created: new Date().toISOString() });
+        const ok = await services.keys.insert({ prefix: k.prefix, hash: k.hash, plan: DEMO_KEY_PLAN, kind: 'api', name: DEMO_KEY_NAME, created: new Date().toISOString() });
         if (!ok) continue;
-        await writeFile(file, `${k.key}\n`, { mode: 0o600 });
-        await chmod(file, 0o600);
-        console.log(`demo API key (${DEMO_KEY_PLAN} plan, new, saved in ${file}): ${k.key}`);
+        console.log(`demo API key (${DEMO_KEY_PLAN} plan, shown once, stored hashed): ${k.key}`);
         console.log(`try: curl 'http://127.0.0.1:${process.env.PORT || 8080}/api/v1/weather.php?lat=41.9&lon=12.5' -H 'X-API-Key: ${k.key}'`);
         return;
       }

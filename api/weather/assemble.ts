@@ -18,8 +18,8 @@ import { KMH_PER_MS, windFromComponents } from './wind.js';
 export interface FreeInputs {
   lat: number;
   lon: number;
-  /** Caller's altitude, m. */
-  altM?: number;
+  /** Caller's altitude, m (undefined: not given). */
+  altM: number | undefined;
   /** Product name and grid description, for temperature_source. */
   product: string;
   resolution: string;

@@ -144,7 +144,7 @@ export class WeatherService {
     return assembleFreeFields({
       lat: q.lat,
       lon: q.lon,
-      ...(q.altM !== undefined ? { altM: q.altM } : {}),
+      altM: q.altM,
       product: this.product,
       resolution: info.resolution,
       sample: info.sample,

@@ -37,6 +37,8 @@ export interface DeriveIndicesOptions {
    * available core, at most 4 (METEOPUNTO_INDEX_WORKERS overrides).
    */
   workers?: number;
+  /** Degradations worth logging (a worker thread that failed; its bands were computed in the calling thread). */
+  onNote?: (message: string) => void;
 }
 
 /** Bands per worker: small enough to balance land/sea and day/night differences. */
@@ -75,7 +77,7 @@ export async function deriveIndices(
     opts.onProgress?.(++done / ranges.length);
   };
   if (workers > 0 && ranges.length > 1) {
-    await runBands(jobs, workers, finished, opts.signal);
+    await runBands(jobs, workers, finished, opts.signal, opts.onNote);
   } else {
     for (const [i, job] of jobs.entries()) {
       opts.signal?.throwIfAborted();

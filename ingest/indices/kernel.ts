@@ -11,7 +11,6 @@
 import {
   cloudModificationFromCloudCover,
   cloudModificationFromShortwave,
-  et0Hourly,
   frostRisk,
   meanRadiantTemperature,
   pressureAtElevation,
@@ -23,6 +22,7 @@ import {
   uvIndexFromCosZenith,
 } from '../derive/index.js';
 import { FROST_RISK_CODES, type IndexName } from './catalogue.js';
+import { et0Cell, et0Period } from './et0-cell.js';
 import { cosZenith, type CellCoords } from './sun.js';
 import type { StepTiming } from './timeline.js';
 import { wbgtCell, WbgtWarmStart } from './wbgt-cell.js';
@@ -76,7 +76,7 @@ export function computeBand(job: BandJob, onStep?: (done: number) => void): Band
 
   for (let k = 0; k < steps.length; k++) {
     const step = steps[k]!;
-    const periodStart = new Date(step.validMs - step.periodHours * 3_600_000);
+    const period = out.et0 ? et0Period(step.validMs, step.periodHours) : null;
     for (let i = 0; i < m; i++) {
       const at = k * m + i;
       const t = val(s.temperature_2m, at);
@@ -136,18 +136,18 @@ export function computeBand(job: BandJob, onStep?: (done: number) => void): Band
       }
 
       if (out.et0) {
-        out.et0[at] = et0Hourly({
-          periodStart,
-          periodHours: step.periodHours,
-          lat: coords.latDeg[i]!,
-          lon: coords.lonDeg[i]!,
+        out.et0[at] = et0Cell(period!, {
+          latDeg: coords.latDeg[i]!,
+          sinLat: coords.sinLat[i]!,
+          cosLat: coords.cosLat[i]!,
+          lonDeg: coords.lonDeg[i]!,
           elevationM: elevation,
           temperatureC: t,
-          ...(hasTd ? { dewPointC: td } : { relativeHumidityPct: rh }),
-          shortwaveRadiation: sw,
-          windSpeed: wind,
-          windHeightM: 10,
-          ...(s.surface_pressure ? { pressureKpa: s.surface_pressure[at]! / 10 } : {}),
+          dewPointC: td,
+          relativeHumidityPct: rh,
+          shortwaveWm2: sw,
+          windSpeedMs: wind,
+          pressureKpa: s.surface_pressure ? s.surface_pressure[at]! / 10 : NaN,
         });
       }
     }

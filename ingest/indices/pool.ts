@@ -26,11 +26,15 @@ export function defaultWorkerCount(): number {
   return Math.min(MAX_DEFAULT_WORKERS, availableParallelism());
 }
 
-/** The worker module: compiled JavaScript in dist/, TypeScript (through tsx) under vitest/tsx. */
-function workerSpec(): { url: URL; execArgv: string[] } {
+/**
+ * The worker module: compiled JavaScript in dist/; under vitest/tsx the
+ * sources are TypeScript, loaded through a bootstrap that registers tsx in
+ * the thread (Node 20 does not apply `--import tsx` to a worker's entry).
+ */
+function workerSpec(): { url: URL; workerData?: { entry: string } } {
   const self = import.meta.url;
-  if (self.endsWith('.ts')) return { url: new URL('./worker.ts', self), execArgv: ['--import', 'tsx'] };
-  return { url: new URL('./worker.js', self), execArgv: [] };
+  if (self.endsWith('.ts')) return { url: new URL('./worker-ts.mjs', self), workerData: { entry: new URL('./worker.ts', self).href } };
+  return { url: new URL('./worker.js', self) };
 }
 
 /**
@@ -42,6 +46,7 @@ export function runBands(
   workers: number,
   onDone: (index: number, result: BandResult) => void,
   signal?: AbortSignal,
+  onNote?: (message: string) => void,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const spec = workerSpec();
@@ -95,7 +100,13 @@ export function runBands(
       }
       const id = next++;
       state.current = id;
-      const job = jobs[id]!();
+      let job: BandJob;
+      try {
+        job = jobs[id]!();
+      } catch (err) {
+        finish(err);
+        return;
+      }
       w.postMessage({ id, job } satisfies BandRequest, transferables(job));
     };
 
@@ -104,8 +115,9 @@ export function runBands(
       const state = { current: -1 };
       let w: Worker;
       try {
-        w = new Worker(spec.url, { execArgv: spec.execArgv });
-      } catch {
+        w = new Worker(spec.url, spec.workerData ? { workerData: spec.workerData } : {});
+      } catch (err) {
+        onNote?.(`index worker thread could not start (${err instanceof Error ? err.message : String(err)}): computing in the calling thread`);
         continue;
       }
       pool.add(w);
@@ -119,10 +131,11 @@ export function runBands(
         feed(w, state);
       });
       let dead = false;
-      const failed = () => {
+      const failed = (err?: unknown) => {
         // Could not start, crashed or exited: its band (if any) is computed here.
         if (dead || settled) return;
         dead = true;
+        onNote?.(`index worker thread failed (${err instanceof Error ? err.message : 'exited'}): its bands are computed in the calling thread`);
         pool.delete(w);
         if (state.current >= 0) inline(state.current);
         else if (pool.size === 0 && next < jobs.length) inline(next++);

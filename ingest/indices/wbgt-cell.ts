@@ -1,12 +1,13 @@
 /**
  * WBGT in the sun and in the shade for one grid cell: the composition of
  * ingest/derive `wbgt()` (Liljegren et al. 2008; WBGT = 0.7 Tnwb + 0.2 Tg +
- * 0.1 Ta) from the library's own parts, with two differences that only save
- * time: the solar geometry is given (computed per instant, ./sun.ts) and the
- * globe and wet-bulb solvers start from the cell's previous time step, which
- * cuts their iterations about in half. The root they converge to is the same
- * (to 0.001 K), so the result equals `wbgt()` called for the cell; the test
- * (test/ingest/indices) checks it cell by cell.
+ * 0.1 Ta) from the library's own parts, with differences that only save
+ * time: the solar geometry is given (computed per instant, ./sun.ts), the air
+ * state is prepared once for the four solutions (globe and wick, sun and
+ * shade), and each solver starts from the cell's previous time step (root
+ * and slope, wbgt-physics.ts solveEnergyBalance `memory`), which about halves
+ * its evaluations. The roots are the same to the solver's tolerance, so the
+ * result equals `wbgt()` called for the cell; test/ingest/indices checks it.
  */
 import { solarParameters, stabilityClass, windSpeedAt2m } from '../derive/index.js';
 import { dewPointBuck, globeSolarTerm, liljegrenAir, solveGlobe, solveWetBulb, wickSolarTerm } from '../derive/wbgt-physics.js';
@@ -14,21 +15,25 @@ import { dewPointBuck, globeSolarTerm, liljegrenAir, solveGlobe, solveWetBulb, w
 const KELVIN = 273.15;
 /** NWP wind height, m. */
 const WIND_HEIGHT_M = 10;
-
 /**
- * Per-cell solver starts, K (NaN: no previous solution yet): globe and
- * natural wet bulb, sun and shade, for `cells` cells.
+ * 10 m → 2 m wind factor per stability class 1..6 (rural), from the library:
+ * windSpeedAt2m(u) = max(u·(2/10)^p, 0.13) = max(u·factor, 0.13), bit for bit.
  */
+const WIND_FACTOR = [1, 2, 3, 4, 5, 6].map((cls) => windSpeedAt2m(1, WIND_HEIGHT_M, cls, false));
+const MIN_WIND_2M = windSpeedAt2m(0, WIND_HEIGHT_M, 1, false);
+
+/** Solver memory of the four solutions per cell (root K, slope), NaN until the first step. */
+const SLOTS = 8;
+const GLOBE_SUN = 0;
+const WET_SUN = 2;
+const GLOBE_SHADE = 4;
+const WET_SHADE = 6;
+
+/** Per-cell warm state for successive time steps of `cells` cells. */
 export class WbgtWarmStart {
-  readonly globeSun: Float64Array;
-  readonly wetSun: Float64Array;
-  readonly globeShade: Float64Array;
-  readonly wetShade: Float64Array;
+  readonly memory: Float64Array;
   constructor(cells: number) {
-    this.globeSun = new Float64Array(cells).fill(NaN);
-    this.wetSun = new Float64Array(cells).fill(NaN);
-    this.globeShade = new Float64Array(cells).fill(NaN);
-    this.wetShade = new Float64Array(cells).fill(NaN);
+    this.memory = new Float64Array(cells * SLOTS).fill(NaN);
   }
 }
 
@@ -50,7 +55,7 @@ export interface WbgtCellInput {
  * WBGT sun and shade, °C, written to out[0], out[1]; NaN when an input is
  * missing or a solver fails (as `wbgt()`).
  *
- * @param warm solver starts, updated with this step's solutions
+ * @param warm solver memory, updated with this step's solutions
  * @param i the cell's index in `warm`
  */
 export function wbgtCell(inp: WbgtCellInput, warm: WbgtWarmStart, i: number, out: Float64Array): void {
@@ -66,29 +71,25 @@ export function wbgtCell(inp: WbgtCellInput, warm: WbgtWarmStart, i: number, out
   // As wbgt.ts compute(): irradiance cap and direct fraction, stability-class wind at 2 m (rural, ΔT = 0).
   const { solar, fdir } = solarParameters(Math.max(0, shortwaveWm2), cza, inp.distanceAu);
   const speed10 = Math.max(0, windSpeedMs);
-  const speed = windSpeedAt2m(speed10, WIND_HEIGHT_M, stabilityClass(cza > 0, speed10, solar, 0), false);
+  const speed = Math.max(speed10 * WIND_FACTOR[stabilityClass(cza > 0, speed10, solar, 0) - 1]!, MIN_WIND_2M);
   const rh = Math.min(100, Math.max(0, relativeHumidityPct)) / 100;
   const tK = t + KELVIN;
   const air = liljegrenAir(tK, rh, pressureHpa, speed);
   // Cold starts as wbgt.c: the air temperature (globe) and the dew point (wick).
   const coldWet = dewPointBuck(air.eAir);
-  const start = (prev: number, cold: number) => (prev > 0 ? prev : cold);
+  const mem = warm.memory;
+  const base = i * SLOTS;
 
-  const globe = solveGlobe(air, globeSolarTerm(solar, fdir, cza), start(warm.globeSun[i]!, tK));
-  const wet = solveWetBulb(air, wickSolarTerm(solar, fdir, cza), true, start(warm.wetSun[i]!, coldWet));
-  warm.globeSun[i] = globe;
-  warm.wetSun[i] = wet;
+  const globe = solveGlobe(air, globeSolarTerm(solar, fdir, cza), tK, mem, base + GLOBE_SUN);
+  const wet = solveWetBulb(air, wickSolarTerm(solar, fdir, cza), true, coldWet, mem, base + WET_SUN);
   out[0] = 0.7 * (wet - KELVIN) + 0.2 * (globe - KELVIN) + 0.1 * t;
   if (!(solar > 0)) {
-    // No solar load: the shade is the same case (wbgt.ts), and its solution the next step's start.
-    warm.globeShade[i] = globe;
-    warm.wetShade[i] = wet;
+    // No solar load: the shade is the same case (wbgt.ts); its memory follows.
+    mem.copyWithin(base + GLOBE_SHADE, base + GLOBE_SUN, base + GLOBE_SHADE);
     out[1] = out[0]!;
     return;
   }
-  const globeShade = solveGlobe(air, 0, start(warm.globeShade[i]!, tK));
-  const wetShade = solveWetBulb(air, 0, true, start(warm.wetShade[i]!, coldWet));
-  warm.globeShade[i] = globeShade;
-  warm.wetShade[i] = wetShade;
+  const globeShade = solveGlobe(air, 0, tK, mem, base + GLOBE_SHADE);
+  const wetShade = solveWetBulb(air, 0, true, coldWet, mem, base + WET_SHADE);
   out[1] = 0.7 * (wetShade - KELVIN) + 0.2 * (globeShade - KELVIN) + 0.1 * t;
 }

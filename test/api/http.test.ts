@@ -66,6 +66,8 @@ describe('meteopunto serve', () => {
     expect(() => parseServeArgs([], { PORT: 'http' })).toThrow("PORT must be an integer 0..65535, got 'http'");
     expect(() => parseServeArgs(['--port'], {})).toThrow('--port needs a value');
     expect(() => parseServeArgs(['--verbose'], {})).toThrow("unknown option '--verbose'");
+    expect(parseServeArgs([], { METEOPUNTO_TILE_CACHE_MB: '512' })).toEqual({ port: 8080, host: '127.0.0.1', cacheBytes: 512 * 1024 * 1024 });
+    expect(() => parseServeArgs([], { METEOPUNTO_TILE_CACHE_MB: '1.5' })).toThrow('METEOPUNTO_TILE_CACHE_MB must be an integer');
   });
 
   it('listens, serves, and shuts down gracefully on SIGTERM', async () => {

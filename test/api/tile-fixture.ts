@@ -29,7 +29,8 @@ export const MAIN = {
   windU: 3,
   windV: 4,
   gust: (_i: number, j: number) => 10 + 0.5 * j,
-  weatherCode: 2,
+  /** WMO 4677: overcast west of column 10, light rain from it (so points between columns 9 and 10 see a mix). */
+  weatherCode: (i: number) => (i < 10 ? 3 : 61),
   elevation: (i: number, j: number) => 100 + 10 * i + 20 * j,
 };
 export const DEM = { elevation: (i: number, j: number) => 500 + 2 * i + 3 * j };
@@ -75,7 +76,7 @@ export async function writeMainNwp(root: string): Promise<void> {
       cloud_cover: series(g, () => 50, 0.1, '%'),
       precipitation: series(g, () => 0, 0.01, 'mm'),
       snowfall_fraction: series(g, () => 0, 0.001, '1'),
-      weather_code: series(g, () => MAIN.weatherCode, 1, 'WMO 4677'),
+      weather_code: series(g, (i) => MAIN.weatherCode(i), 1, 'WMO 4677'),
       elevation: { units: 'm', precision: 0.1, static: true, values: [field(g, MAIN.elevation)] },
     },
   });

@@ -87,6 +87,8 @@ describe('weather.php over a full nwp store and a DEM', () => {
     expect(body.wind_gust).toBe(47.1);
     // 0.5 K/h for 3 h
     expect(body.temperature_trend_3h).toEqual({ delta: 1.5, label: 'in aumento, +1,5 °C in 3 ore' });
+    // P lies between columns 9 (code 3) and 10 (code 61): the interpolated code is a meaningless mix, so the
+    // condition is derived from the state: 50 % cloud, no precipitation → WMO 2 (20 ≤ cloud < 50 → 1, < 80 → 2)
     expect(body.condition).toBe('partly_cloudy');
     expect(body.icon).toBe('partly-cloudy-day');
     expect(body.valid_time).toBe('2024-06-21T10:30:00.000Z');
@@ -116,6 +118,13 @@ describe('weather.php over a full nwp store and a DEM', () => {
     const t = (h: number) => bilinearByHand((i, j) => MAIN.temperature(i, j, h), x, PY);
     expect(body.temperature).toBe(Math.round(((t(10) + t(11)) / 2) * 10) / 10);
     expect(body.temperature_source).toBe('nwp 2.2 km bilinear, not altitude-corrected (no point elevation)');
+  });
+
+  it("uses the product's weather code where all neighbours agree", async () => {
+    const west = (await app.inject(url({ lat: P.lat, lon: NWP_GRID.x0 + 5.5 * NWP_GRID.dx, alt: 300 }))).json();
+    expect(west).toMatchObject({ condition: 'overcast', icon: 'overcast' });
+    const east = (await app.inject(url({ lat: P.lat, lon: NWP_GRID.x0 + 15.5 * NWP_GRID.dx, alt: 300 }))).json();
+    expect(east).toMatchObject({ condition: 'light_rain', icon: 'rain' });
   });
 
   it('gives night icons when the Sun is down', async () => {
