@@ -6,7 +6,8 @@
  * Registration order: request timing (first onRequest hook), error
  * handling, shared services (tiles, weather), then
  * routes. The access layer (api/access: keys, plans, quotas) registers
- * between the services and the routes.
+ * between the services and the routes; the operator dashboard (api/admin)
+ * only when MP_ADMIN_TOKEN and REDIS_URL are set.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TileStore } from '../tiles/reader.js';
@@ -14,6 +15,8 @@ import errorsPlugin from './plugins/errors.js';
 import timingPlugin from './plugins/timing.js';
 import tilesPlugin from './plugins/tiles.js';
 import weatherPlugin from './plugins/weather.js';
+import accessPlugin, { type AccessPluginOptions } from './access/plugin.js';
+import { registerQueueDashboard } from './admin/dashboard.js';
 import healthRoutes from './routes/health.js';
 import weatherRoutes from './routes/weather.js';
 
@@ -28,6 +31,13 @@ export interface AppOptions {
   clock?: () => number;
   /** Trust X-Forwarded-* from a proxy in front (see Fastify trustProxy). */
   trustProxy?: FastifyServerOptions['trustProxy'];
+  /**
+   * Keys, plans and quotas (api/access). Default: built from process.env
+   * (REDIS_URL → Redis; else the embedded keys file in dataDir and in-memory quotas).
+   */
+  access?: AccessPluginOptions;
+  /** Environment for the operator dashboard (MP_ADMIN_TOKEN, REDIS_URL); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -41,6 +51,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(tilesPlugin, { dataDir: opts.dataDir, ...(opts.tiles ? { tiles: opts.tiles } : {}) });
   await app.register(weatherPlugin, opts.clock ? { clock: opts.clock } : {});
+  const env = opts.env ?? process.env;
+  // The embedded key store lives in the served data directory unless the caller says otherwise.
+  await app.register(accessPlugin, opts.access ?? { env: { ...env, METEOPUNTO_DATA: opts.dataDir } });
+  // Mounted only when an operator token is configured (README, "Queue dashboard").
+  if (env.MP_ADMIN_TOKEN && env.REDIS_URL) {
+    await registerQueueDashboard(app, { redisUrl: env.REDIS_URL, token: env.MP_ADMIN_TOKEN });
+  }
   await app.register(healthRoutes, { dataDir: opts.dataDir, ...(opts.clock ? { clock: opts.clock } : {}) });
   await app.register(weatherRoutes);
   return app;

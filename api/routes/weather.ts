@@ -15,6 +15,7 @@ import { WEATHER_NUMBER_PARAMS, WEATHER_TIME_PARAMS, WeatherQuerySchema, weather
 import type { PointQuery } from '../weather/observe.js';
 import { DECIMALS, roundTo } from '../weather/precision.js';
 import { elapsedMs } from '../plugins/timing.js';
+import { assertPointAllowed, assertTimeAllowed, resolveFields } from '../access/gating.js';
 
 export const WEATHER_PATH = '/api/v1/weather.php';
 
@@ -34,9 +35,14 @@ export default async function weatherRoutes(fastify: FastifyInstance): Promise<v
       config: { endpoint: 'weather' },
       preValidation: strictQuery({ numbers: WEATHER_NUMBER_PARAMS, timestamps: WEATHER_TIME_PARAMS }),
     },
-    async function weather(this: FastifyInstance, request: FastifyRequest<{ Querystring: WeatherQuery }>, _reply: FastifyReply): Promise<WeatherResponse> {
-      const point = toPointQuery(request.query);
-      // Access integration point: `await this.consumeQuota(request, _reply);`
+    async function weather(this: FastifyInstance, request: FastifyRequest<{ Querystring: WeatherQuery }>, reply: FastifyReply): Promise<WeatherResponse> {
+      const q = request.query;
+      const { plan } = request.access!;
+      const { groups } = resolveFields(plan, q.fields);
+      if (q.time !== undefined) assertTimeAllowed(plan);
+      assertPointAllowed(plan, q.lat, q.lon);
+      const point = toPointQuery(q);
+      await this.consumeQuota(request, reply);
       const body = (this.weather.tryObserve(point) ?? (await this.weather.observe(point))) as WeatherResponse;
       // Developer/Business groups are assembled here, beside the Free fields, when they exist.
       // The assembled object is ours: extend it rather than copy it (hot path).

@@ -6,9 +6,12 @@
  * interpolates. An index is produced only when all its inputs are present; a
  * file with only temperature yields none.
  *
- * Speed: the work is split into bands of rows run on worker threads
- * (./pool.ts), one per core up to `maxWorkers`; each band walks time in order
- * so the WBGT solvers start from the previous step (./wbgt-cell.ts).
+ * Speed (README "Precomputed indices"): the work is split into bands of rows
+ * run on worker threads (./pool.ts), one per core up to 4; each band walks
+ * time in order so the WBGT solvers start from the previous step
+ * (./wbgt-cell.ts); per-instant solar geometry (./sun.ts), the FAO-56 period
+ * terms (./et0-cell.ts) and Hardy's vapour pressure (./vapour-table.ts) are
+ * taken out of the cell loop.
  */
 import type { GridDef } from '../../geo/grid.js';
 import type { VariableInput } from '../../tiles/types.js';

@@ -17,13 +17,14 @@ import {
   relativeHumidity,
   solarParameters,
   STANDARD_LAPSE_RATE_K_PER_M,
-  utci,
+  utciFromVapourPressure,
   uvIndex,
   uvIndexFromCosZenith,
 } from '../derive/index.js';
 import { FROST_RISK_CODES, type IndexName } from './catalogue.js';
 import { et0Cell, et0Period } from './et0-cell.js';
 import { cosZenith, type CellCoords } from './sun.js';
+import { saturationVapourPressureHardyFast } from './vapour-table.js';
 import type { StepTiming } from './timeline.js';
 import { wbgtCell, WbgtWarmStart } from './wbgt-cell.js';
 
@@ -64,12 +65,12 @@ const FROST_CODE: Record<string, number> = Object.fromEntries(FROST_RISK_CODES.m
 /** Above this screen temperature the frost class is 'none' whatever cloud and wind (ground cooling ≤ 3 K, 'low' ≤ 2 °C). */
 const NO_FROST_ABOVE_C = 5;
 
-export function computeBand(job: BandJob, onStep?: (done: number) => void): BandResult {
+export function computeBand(job: BandJob): BandResult {
   const { cells: m, steps, coords, series: s } = job;
-  const want = new Set(job.outputs);
   const out: BandResult = {};
-  for (const name of want) out[name] = new Float32Array(steps.length * m);
-  const warm = want.has('wbgt_sun') || want.has('wbgt_shade') ? new WbgtWarmStart(m) : null;
+  for (const name of job.outputs) out[name] = new Float32Array(steps.length * m);
+  const needMrt = out.mean_radiant_temperature !== undefined || out.utci !== undefined;
+  const warm = out.wbgt_sun || out.wbgt_shade ? new WbgtWarmStart(m) : null;
   const wb = new Float64Array(2);
   const hasRh = s.relative_humidity_2m !== undefined;
   const hasTd = s.dew_point_2m !== undefined;
@@ -90,14 +91,19 @@ export function computeBand(job: BandJob, onStep?: (done: number) => void): Band
       const czMid = cosZenith(step.atMid, coords.sinLat[i]!, coords.cosLat[i]!, coords.lonDeg[i]!);
 
       let mrt = NaN;
-      if (want.has('mean_radiant_temperature') || want.has('utci')) {
+      if (needMrt) {
         let direct = val(s.direct_radiation, at);
         if (s.direct_radiation === undefined) direct = solarParameters(Math.max(0, sw), czMid, step.atMid.distanceAu).fdir * sw;
         const lw = s.longwave_radiation![at]!;
         mrt = meanRadiantTemperature({ temperature: t, shortwaveRadiation: sw, directRadiation: direct, longwaveRadiation: lw, cosZenith: czMid });
         put(out.mean_radiant_temperature, at, mrt);
       }
-      if (out.utci) out.utci[at] = utci({ temperature: t, meanRadiantTemperature: mrt, windSpeed10m: wind, relativeHumidity: rh });
+      if (out.utci) {
+        // As ingest/derive utci(): e = es_Hardy(T)·RH/100. RH a little above 100 % (supersaturation,
+        // packing) counts as 100 %, as the WBGT and the read-time humidity do.
+        const rhUtci = rh > 100 ? 100 : rh < 0 ? 0 : rh;
+        out.utci[at] = utciFromVapourPressure(t, mrt, wind, (saturationVapourPressureHardyFast(t) * rhUtci) / 100);
+      }
 
       if (warm) {
         const pressure = s.surface_pressure
@@ -151,7 +157,6 @@ export function computeBand(job: BandJob, onStep?: (done: number) => void): Band
         });
       }
     }
-    onStep?.(k + 1);
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
 import { parseServeArgs } from '../../api/cli.js';
-import { HOUR_MS, T0_MS, tempDataDir, writeDem, writeMainNwp } from './tile-fixture.js';
+import { HOUR_MS, T0_MS, tempDataDir, writeDem, writeMainNwp, TEST_KEY, installTestKey, keyedInject, testAccess } from './tile-fixture.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const Q = 'lat=43.123&lon=11.2345&alt=380';
@@ -18,9 +18,10 @@ describe('weather.php over real HTTP', () => {
   let app: FastifyInstance;
   let base: string;
   beforeAll(async () => {
+    await installTestKey(data.dir);
     await writeMainNwp(data.dir);
     await writeDem(data.dir);
-    app = await buildApp({ dataDir: data.dir, clock: () => T0_MS + 10.5 * HOUR_MS });
+    app = await buildApp({ dataDir: data.dir, access: testAccess(data.dir), clock: () => T0_MS + 10.5 * HOUR_MS });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
@@ -29,18 +30,18 @@ describe('weather.php over real HTTP', () => {
   });
 
   it('answers JSON with the Free fields, the same as inject()', async () => {
-    const res = await fetch(`${base}/api/v1/weather.php?${Q}`);
+    const res = await fetch(`${base}/api/v1/weather.php?api_key=${TEST_KEY}&${Q}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const body = await res.json();
-    const injected = (await app.inject(`/api/v1/weather.php?${Q}`)).json();
+    const injected = (await keyedInject(app, `/api/v1/weather.php?${Q}`)).json();
     expect({ ...body, elapsed_ms: 0 }).toEqual({ ...injected, elapsed_ms: 0 });
     expect(body.temperature).toBe(27.4);
     expect(body.elapsed_ms).toBeGreaterThan(0);
   });
 
   it('answers errors and unknown routes in the error shape', async () => {
-    const bad = await fetch(`${base}/api/v1/weather.php?lat=91&lon=11`);
+    const bad = await fetch(`${base}/api/v1/weather.php?api_key=${TEST_KEY}&lat=91&lon=11`);
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.code).toBe('INVALID_PARAMETER');
     const none = await fetch(`${base}/api/v2/weather.php`);
@@ -50,7 +51,7 @@ describe('weather.php over real HTTP', () => {
 
   it('serves many concurrent requests on keep-alive connections', async () => {
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, n) => fetch(`${base}/api/v1/weather.php?lat=${43.01 + n * 0.007}&lon=11.1&alt=200`).then((r) => r.status)),
+      Array.from({ length: 50 }, (_, n) => fetch(`${base}/api/v1/weather.php?api_key=${TEST_KEY}&lat=${43.01 + n * 0.007}&lon=11.1&alt=200`).then((r) => r.status)),
     );
     expect(results.every((s) => s === 200)).toBe(true);
   });
@@ -74,10 +75,11 @@ describe('meteopunto serve', () => {
     const data = tempDataDir();
     try {
       await writeMainNwp(data.dir);
+      await installTestKey(data.dir);
       const child = spawn(
         process.execPath,
         ['--import', 'tsx', '-e', "import('./api/cli.ts').then((m) => m.run(['--port', '0', '--host', '127.0.0.1'])).then((c) => { process.exitCode = c; })"],
-        { cwd: ROOT, env: { ...process.env, METEOPUNTO_DATA: data.dir, LOG_LEVEL: 'info', PORT: '', HOST: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+        { cwd: ROOT, env: { ...process.env, METEOPUNTO_DATA: data.dir, LOG_LEVEL: 'info', PORT: '', HOST: '', REDIS_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       let out = '';
       child.stdout.on('data', (b: Buffer) => (out += b.toString()));
@@ -101,10 +103,10 @@ describe('meteopunto serve', () => {
       expect(h.products.nwp).toMatchObject({ available: true, sample: false, time_range: { from: '2024-06-21T00:00:00.000Z', to: '2024-06-22T00:00:00.000Z' }, covers_now: false });
       expect(h.products.nwp.age_seconds).toBeGreaterThanOrEqual(0);
       // the fixture's forecast ended in 2024: current conditions are unavailable, a past time= is served
-      const stale = await fetch(`${base}/api/v1/weather.php?lat=43.1&lon=11.2`);
+      const stale = await fetch(`${base}/api/v1/weather.php?api_key=${TEST_KEY}&lat=43.1&lon=11.2`);
       expect(stale.status).toBe(503);
       expect((await stale.json()).error.code).toBe('DATA_NOT_AVAILABLE');
-      const past = await fetch(`${base}/api/v1/weather.php?lat=43.1&lon=11.2&time=2024-06-21T12:00`);
+      const past = await fetch(`${base}/api/v1/weather.php?api_key=${TEST_KEY}&lat=43.1&lon=11.2&time=2024-06-21T12:00`);
       expect(past.status).toBe(200);
 
       child.kill('SIGTERM');

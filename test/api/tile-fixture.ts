@@ -4,6 +4,11 @@
  * cell indices (i east, j north) and the hour k, so tests compute expected
  * values by hand, independently of the reader and the API.
  */
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { AccessPluginOptions } from '../../api/access/plugin.js';
+import type { Plan } from '../../api/access/contract.js';
+import { FileKeyStore, keysFilePath } from '../../api/access/key-store-file.js';
+import { hashKey, prefixOf } from '../../api/access/key-format.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,4 +127,27 @@ export function bilinearByHand(f: (i: number, j: number) => number, x: number, y
   return (
     f(i0, j0) * (1 - fx) * (1 - fy) + f(i0 + 1, j0) * fx * (1 - fy) + f(i0, j0 + 1) * (1 - fx) * fy + f(i0 + 1, j0 + 1) * fx * fy
   );
+}
+
+// --- keys: weather.php needs an API key (api/access) -----------------------
+
+/** A well-formed key (mp_ + 8-char prefix + 32-char secret) installed by installTestKey. */
+export const TEST_KEY = 'mp_apitestsQ7u4Zr2Kp9Lx3Vb6Nc8Hd1Fg5Jm0Ws4T';
+
+/** Store TEST_KEY's hash in the embedded key store of `dir` with `plan`. */
+export async function installTestKey(dir: string, plan: Plan = 'business'): Promise<void> {
+  const store = new FileKeyStore(keysFilePath(dir));
+  await store.insert({ prefix: prefixOf(TEST_KEY)!, hash: hashKey(TEST_KEY), plan, kind: 'api', name: 'api tests', created: new Date().toISOString() });
+  await store.close();
+}
+
+/** Access options for buildApp: embedded keys in `dir`, quotas high enough never to bite in these tests. */
+export function testAccess(dir: string): AccessPluginOptions {
+  return { env: { METEOPUNTO_DATA: dir, MP_QUOTA_BUSINESS_MINUTE: '1000000', MP_QUOTA_BUSINESS_DAY: '100000000', MP_FLOOD_REFUSED_PER_MINUTE: '1000000' } };
+}
+
+/** app.inject with TEST_KEY in X-API-Key. */
+export function keyedInject(app: FastifyInstance, req: string | InjectOptions): ReturnType<FastifyInstance['inject']> {
+  const opts: InjectOptions = typeof req === 'string' ? { url: req } : req;
+  return app.inject({ ...opts, headers: { ...(opts.headers ?? {}), 'x-api-key': TEST_KEY } });
 }

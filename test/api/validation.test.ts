@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
-import { HOUR_MS, T0_MS, tempDataDir, writeMainNwp } from './tile-fixture.js';
+import { HOUR_MS, T0_MS, tempDataDir, writeMainNwp, installTestKey, keyedInject, testAccess } from './tile-fixture.js';
 
 const W = '/api/v1/weather.php';
 const OK = 'lat=43.1&lon=11.2';
@@ -14,8 +14,9 @@ describe('weather.php validation', () => {
   const data = tempDataDir();
   let app: FastifyInstance;
   beforeAll(async () => {
+    await installTestKey(data.dir);
     await writeMainNwp(data.dir);
-    app = await buildApp({ dataDir: data.dir, clock: () => T0_MS + 10 * HOUR_MS });
+    app = await buildApp({ dataDir: data.dir, access: testAccess(data.dir), clock: () => T0_MS + 10 * HOUR_MS });
   });
   afterAll(async () => {
     await app?.close();
@@ -23,9 +24,9 @@ describe('weather.php validation', () => {
   });
 
   it('accepts a well-formed request', async () => {
-    expect((await app.inject(`${W}?${OK}`)).statusCode).toBe(200);
-    expect((await app.inject(`${W}?${OK}&alt=-3.4`)).statusCode).toBe(200);
-    expect((await app.inject(`${W}?lat=4.31e1&lon=%2B11.2`)).statusCode).toBe(200);
+    expect((await keyedInject(app, `${W}?${OK}`)).statusCode).toBe(200);
+    expect((await keyedInject(app, `${W}?${OK}&alt=-3.4`)).statusCode).toBe(200);
+    expect((await keyedInject(app, `${W}?lat=4.31e1&lon=%2B11.2`)).statusCode).toBe(200);
   });
 
   it.each([
@@ -55,7 +56,7 @@ describe('weather.php validation', () => {
     [`${OK}&time=2024-06-21`, 'time', 'is not an ISO 8601'],
     [`${OK}&fields=${'a'.repeat(201)}`, 'fields', "Invalid parameter 'fields'"],
   ])('%s → 400 naming %s', async (qs, param, message) => {
-    const res = await app.inject(`${W}?${qs}`);
+    const res = await keyedInject(app, `${W}?${qs}`);
     expect(res.statusCode).toBe(400);
     const body = res.json();
     expect(body.error.code).toBe('INVALID_PARAMETER');
@@ -67,7 +68,7 @@ describe('weather.php validation', () => {
 
   it('answers unknown routes with 404 in the same error shape', async () => {
     for (const [method, path] of [['GET', '/api/v1/nothing.php'], ['GET', '/'], ['POST', W], ['DELETE', '/healthz']] as const) {
-      const res = await app.inject({ method, url: `${path}?${OK}` });
+      const res = await keyedInject(app, { method, url: `${path}?${OK}` });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ error: { code: 'NOT_FOUND', message: `No such endpoint: ${method} ${path}` } });
     }
@@ -98,13 +99,13 @@ describe('weather.php validation', () => {
     'lat=43.1&lon=11.2&hasOwnProperty=1&toString=2',
   ];
   it.each(nasty)('never a 500: %s', async (qs) => {
-    const res = await app.inject(`${W}?${qs}`);
+    const res = await keyedInject(app, `${W}?${qs}`);
     expect(res.statusCode).toBeLessThan(500);
     expect(res.body).not.toMatch(/\bat .*\.(ts|js):\d+/);
     const body = res.json();
     if (res.statusCode !== 200) {
       expect(Object.keys(body.error).sort()).toEqual(['code', 'message']);
-      expect(body.error.code).toMatch(/^(INVALID_PARAMETER|NOT_FOUND)$/);
+      expect(body.error.code).toMatch(/^(INVALID_PARAMETER|NOT_FOUND|INVALID_KEY)$/);
     }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * weather.php through app.inject() over real tile stores written by the
+ * weather.php through keyedInject(app, ) over real tile stores written by the
  * production writer. Expected values are computed here by hand from the
  * closed forms the fixture wrote (tile-fixture.ts), not by the API's code.
  */
@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
 import {
-  BARE, DEM, DEM_GRID, HOUR_MS, MAIN, NWP_GRID, T0_MS, bilinearByHand, tempDataDir, writeBareNwp, writeDem, writeMainNwp,
-} from './tile-fixture.js';
+  BARE, DEM, DEM_GRID, HOUR_MS, MAIN, NWP_GRID, T0_MS, bilinearByHand, tempDataDir, writeBareNwp, writeDem, writeMainNwp, installTestKey, keyedInject, testAccess } from './tile-fixture.js';
 
 const P = { lat: 43.123, lon: 11.2345 };
 const PX = (P.lon - NWP_GRID.x0) / NWP_GRID.dx; // 9.38
@@ -41,10 +40,11 @@ describe('weather.php over a full nwp store and a DEM', () => {
   let night: FastifyInstance;
 
   beforeAll(async () => {
+    await installTestKey(data.dir);
     await writeMainNwp(data.dir);
     await writeDem(data.dir);
-    app = await buildApp({ dataDir: data.dir, clock: () => NOW_DAY });
-    night = await buildApp({ dataDir: data.dir, clock: () => NOW_NIGHT });
+    app = await buildApp({ dataDir: data.dir, access: testAccess(data.dir), clock: () => NOW_DAY });
+    night = await buildApp({ dataDir: data.dir, access: testAccess(data.dir), clock: () => NOW_NIGHT });
   });
   afterAll(async () => {
     await app?.close();
@@ -63,7 +63,7 @@ describe('weather.php over a full nwp store and a DEM', () => {
   });
 
   it('answers the Free fields at a point with alt: bilinear, linear in time, corrected to alt', async () => {
-    const res = await app.inject(url({ ...P, alt: 380 }));
+    const res = await keyedInject(app, url({ ...P, alt: 380 }));
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     const body = res.json();
@@ -101,7 +101,7 @@ describe('weather.php over a full nwp store and a DEM', () => {
   });
 
   it('corrects to the DEM elevation when alt is absent', async () => {
-    const body = (await app.inject(url(P))).json();
+    const body = (await keyedInject(app, url(P))).json();
     expect(demElevation).toBeCloseTo(583.8, 6);
     const tPoint = gridTempAt(10.5) + 0.0065 * (gridElevation - demElevation); // 26.107
     expect(body.temperature).toBe(Math.round(tPoint * 10) / 10);
@@ -113,7 +113,7 @@ describe('weather.php over a full nwp store and a DEM', () => {
 
   it('leaves the temperature uncorrected where neither alt nor the DEM covers the point', async () => {
     const lon = 11.55; // east of the DEM (to 11.495 E), inside the nwp grid (to 11.5875 E)
-    const body = (await app.inject(url({ lat: P.lat, lon }))).json();
+    const body = (await keyedInject(app, url({ lat: P.lat, lon }))).json();
     const x = (lon - NWP_GRID.x0) / NWP_GRID.dx;
     const t = (h: number) => bilinearByHand((i, j) => MAIN.temperature(i, j, h), x, PY);
     expect(body.temperature).toBe(Math.round(((t(10) + t(11)) / 2) * 10) / 10);
@@ -121,33 +121,33 @@ describe('weather.php over a full nwp store and a DEM', () => {
   });
 
   it("uses the product's weather code where all neighbours agree", async () => {
-    const west = (await app.inject(url({ lat: P.lat, lon: NWP_GRID.x0 + 5.5 * NWP_GRID.dx, alt: 300 }))).json();
+    const west = (await keyedInject(app, url({ lat: P.lat, lon: NWP_GRID.x0 + 5.5 * NWP_GRID.dx, alt: 300 }))).json();
     expect(west).toMatchObject({ condition: 'overcast', icon: 'overcast' });
-    const east = (await app.inject(url({ lat: P.lat, lon: NWP_GRID.x0 + 15.5 * NWP_GRID.dx, alt: 300 }))).json();
+    const east = (await keyedInject(app, url({ lat: P.lat, lon: NWP_GRID.x0 + 15.5 * NWP_GRID.dx, alt: 300 }))).json();
     expect(east).toMatchObject({ condition: 'light_rain', icon: 'rain' });
   });
 
   it('gives night icons when the Sun is down', async () => {
-    const body = (await night.inject(url({ ...P, alt: 300 }))).json();
+    const body = (await keyedInject(night, url({ ...P, alt: 300 }))).json();
     expect(body.condition).toBe('partly_cloudy');
     expect(body.icon).toBe('partly-cloudy-night');
     expect(body.valid_time).toBe('2024-06-21T22:30:00.000Z');
   });
 
   it('serves a requested valid time (time=) and 404s outside the covered range', async () => {
-    const body = (await app.inject(url({ ...P, alt: 380, time: '2024-06-21T06:00' }))).json();
+    const body = (await keyedInject(app, url({ ...P, alt: 380, time: '2024-06-21T06:00' }))).json();
     expect(body.valid_time).toBe('2024-06-21T06:00:00.000Z');
     expect(body.temperature).toBeCloseTo(gridTempAt(6) + 0.0065 * (gridElevation - 380), 1);
-    const gone = await app.inject(url({ ...P, time: '2024-06-25T00:00' }));
+    const gone = await keyedInject(app, url({ ...P, time: '2024-06-25T00:00' }));
     expect(gone.statusCode).toBe(404);
     expect(gone.json().error.code).toBe('NOT_FOUND');
     expect(gone.json().error.message).toContain('2024-06-21T00:00:00.000Z to 2024-06-22T00:00:00.000Z');
   });
 
   it('has no trend when three hours earlier is before the first step', async () => {
-    const early = await buildApp({ dataDir: data.dir, clock: () => T0_MS + 1 * HOUR_MS });
+    const early = await buildApp({ dataDir: data.dir, access: testAccess(data.dir), clock: () => T0_MS + 1 * HOUR_MS });
     try {
-      const body = (await early.inject(url({ ...P, alt: 380 }))).json();
+      const body = (await keyedInject(early, url({ ...P, alt: 380 }))).json();
       expect(body.temperature_trend_3h).toBeNull();
       expect(body.temperature).toBeCloseTo(gridTempAt(1) + 0.0065 * (gridElevation - 380), 1);
     } finally {
@@ -156,9 +156,9 @@ describe('weather.php over a full nwp store and a DEM', () => {
   });
 
   it('answers 503 DATA_NOT_AVAILABLE when the forecast no longer covers now', async () => {
-    const late = await buildApp({ dataDir: data.dir, clock: () => T0_MS + 30 * HOUR_MS });
+    const late = await buildApp({ dataDir: data.dir, access: testAccess(data.dir), clock: () => T0_MS + 30 * HOUR_MS });
     try {
-      const res = await late.inject(url(P));
+      const res = await keyedInject(late, url(P));
       expect(res.statusCode).toBe(503);
       expect(res.json().error.code).toBe('DATA_NOT_AVAILABLE');
       expect(res.json().error.message).toContain('does not cover the current time');
@@ -168,13 +168,13 @@ describe('weather.php over a full nwp store and a DEM', () => {
   });
 
   it('answers 404 for a valid point outside the data grid', async () => {
-    const res = await app.inject(url({ lat: 45, lon: 12 }));
+    const res = await keyedInject(app, url({ lat: 45, lon: 12 }));
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'No nwp data at this point: it lies outside the nwp grid' } });
   });
 
   it('ignores unknown parameters', async () => {
-    const res = await app.inject(`${url({ ...P, alt: 380 })}&foo=bar&units=imperial`);
+    const res = await keyedInject(app, `${url({ ...P, alt: 380 })}&foo=bar&units=imperial`);
     expect(res.statusCode).toBe(200);
     expect(res.json().temperature).toBe(27.4);
   });
@@ -184,8 +184,9 @@ describe('weather.php over a product that lacks variables', () => {
   const data = tempDataDir();
   let app: FastifyInstance;
   beforeAll(async () => {
+    await installTestKey(data.dir);
     await writeBareNwp(data.dir);
-    app = await buildApp({ dataDir: data.dir, clock: () => NOW_DAY });
+    app = await buildApp({ dataDir: data.dir, access: testAccess(data.dir), clock: () => NOW_DAY });
   });
   afterAll(async () => {
     await app?.close();
@@ -193,7 +194,7 @@ describe('weather.php over a product that lacks variables', () => {
   });
 
   it('returns null for what cannot be computed and derives the rest', async () => {
-    const res = await app.inject(url({ ...P, alt: 1000 }));
+    const res = await keyedInject(app, url({ ...P, alt: 1000 }));
     expect(res.statusCode).toBe(200);
     const body = res.json();
     const t = BARE.temperature(0, 0, 10.5); // 12.9
@@ -218,7 +219,8 @@ describe('weather.php and /healthz with no data', () => {
   const data = tempDataDir();
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = await buildApp({ dataDir: data.dir });
+    await installTestKey(data.dir);
+    app = await buildApp({ dataDir: data.dir, access: testAccess(data.dir) });
   });
   afterAll(async () => {
     await app?.close();
@@ -226,14 +228,14 @@ describe('weather.php and /healthz with no data', () => {
   });
 
   it('answers 503 DATA_NOT_AVAILABLE before the first ingest', async () => {
-    const res = await app.inject(url(P));
+    const res = await keyedInject(app, url(P));
     expect(res.statusCode).toBe(503);
     expect(res.json().error.code).toBe('DATA_NOT_AVAILABLE');
     expect(res.json().error.message).toContain('No nwp data has been published yet');
   });
 
   it('reports 503 on /healthz', async () => {
-    const res = await app.inject('/healthz');
+    const res = await keyedInject(app, '/healthz');
     expect(res.statusCode).toBe(503);
     expect(res.json().status).toBe('unavailable');
     expect(res.json().products.nwp.available).toBe(false);
@@ -245,9 +247,10 @@ describe('/healthz with data', () => {
   const data = tempDataDir();
   let app: FastifyInstance;
   beforeAll(async () => {
+    await installTestKey(data.dir);
     await writeBareNwp(data.dir);
     await writeDem(data.dir);
-    app = await buildApp({ dataDir: data.dir, clock: () => NOW_DAY });
+    app = await buildApp({ dataDir: data.dir, access: testAccess(data.dir), clock: () => NOW_DAY });
   });
   afterAll(async () => {
     await app?.close();
@@ -255,7 +258,7 @@ describe('/healthz with data', () => {
   });
 
   it('reports each product: version, publication, time range, coverage of now, sample flag', async () => {
-    const res = await app.inject('/healthz');
+    const res = await keyedInject(app, '/healthz');
     expect(res.statusCode).toBe(200);
     const h = res.json();
     expect(h.status).toBe('ok');

@@ -24,7 +24,7 @@ export function frostField(inp: DeveloperInput): FrostBody | null {
     risk_it: f.label,
     frost_point: roundOrNull(f.frostPoint, DEVELOPER_DECIMALS.temperature),
     ground_temperature: roundTo(f.groundTemperature, DEVELOPER_DECIMALS.temperature),
-    radiative_night: f.radiativeNight,
+    clear_calm: f.radiativeNight,
     air_frost: f.airFrost,
     ground_frost: f.groundFrost,
     deposit: f.hoarFrost ? 'hoar_frost' : f.blackFrost ? 'black_frost' : null,

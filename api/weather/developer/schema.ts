@@ -57,7 +57,7 @@ export const FrostSchema = Type.Object({
   risk_it: Type.String({ description: 'Italian label of the risk' }),
   frost_point: NullableNumber('frost point (ice), °C; null without humidity'),
   ground_temperature: Type.Number({ description: 'estimated ground (grass) temperature, °C' }),
-  radiative_night: Type.Boolean({ description: 'clear (cloud ≤ 25 %) and calm (10 m wind < 2 m/s)' }),
+  clear_calm: Type.Boolean({ description: 'cloud ≤ 25 % and 10 m wind < 2 m/s: the radiative-cooling condition of the method (3 K ground cooling)' }),
   air_frost: Type.Boolean({ description: '2 m temperature ≤ 0 °C' }),
   ground_frost: Type.Boolean({ description: 'ground temperature ≤ 0 °C' }),
   deposit: oneOfOrNull(['hoar_frost', 'black_frost'] as const, 'with ground frost: hoar frost (ground ≤ frost point) or black frost; else null'),

@@ -110,7 +110,7 @@ describe('developerFields equals the library at the point', () => {
     const valley = at(GRID.z).frost!;
     const hill = at(GRID.z + 500).frost!;
     const lib = frostRisk({ temperatureC: 1.5, relativeHumidityPct: 90, cloudCoverPct: 5, windSpeed10m: 1 });
-    expect(valley).toMatchObject({ risk: lib.risk, ground_temperature: r1(lib.groundTemperature), radiative_night: true, air_frost: false, ground_frost: true });
+    expect(valley).toMatchObject({ risk: lib.risk, ground_temperature: r1(lib.groundTemperature), clear_calm: true, air_frost: false, ground_frost: true });
     expect(hill).toMatchObject({ risk: 'high', air_frost: true, deposit: 'hoar_frost' });
     expect(valley.risk).toBe('moderate');
     expect(at(GRID.z).uv_index).toMatchObject({ value: 0, category: 'low' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GridDef } from '../../../geo/grid.js';
-import { meanRadiantTemperature, pressureAtElevation, solarGeometry, solarParameters, wbgt } from '../../../ingest/derive/index.js';
+import { meanRadiantTemperature, pressureAtElevation, solarGeometry, solarParameters, utci, wbgt } from '../../../ingest/derive/index.js';
 import { deriveIndices, INDEX_VARIABLES } from '../../../ingest/indices/index.js';
 import { cellLatLon } from '../../../geo/grid.js';
 import { elevationAt, expectedAt, GRID, inputsAt, periodHours, TIMES, variables } from './fixtures.js';
@@ -128,6 +128,19 @@ describe('deriveIndices with inputs missing', () => {
     const out = await deriveIndices({ grid: GRID, times: TIMES, variables: vars }, { workers: 0 });
     for (const name of ALL.filter((n) => !n.startsWith('uv_'))) expect(out[name]!.values[2]![4], name).toBeNaN();
     expect(out.uv_index!.values[2]![4]).not.toBeNaN();
+  });
+
+  it('takes a relative humidity a little above 100 % as saturation for UTCI', async () => {
+    const vars = variables();
+    const k = 4;
+    const c = 10;
+    vars.relative_humidity_2m!.values[k]![c] = 100.4;
+    const out = await deriveIndices({ grid: GRID, times: TIMES, variables: vars }, { workers: 0 });
+    const x = inputsAt(k, c);
+    const mrt = out.mean_radiant_temperature!.values[k]![c]!;
+    const want = utci({ temperature: x.t, meanRadiantTemperature: mrt, windSpeed10m: Math.hypot(x.u, x.v), relativeHumidity: 100 });
+    expect(Number.isFinite(want)).toBe(true);
+    expect(Math.abs(out.utci!.values[k]![c]! - want)).toBeLessThan(0.005);
   });
 
   it('stops when aborted', async () => {
