@@ -1,21 +1,17 @@
 /**
- * Two real API processes sharing one Redis (fixtures/api-process.ts; point
- * API_COMMAND at `meteopunto serve` to run this against the real server),
- * keys issued and revoked with the real `meteopunto keys` CLI.
+ * Two real `meteopunto serve` processes sharing one Redis and a sample data
+ * directory, keys issued and revoked with the real `meteopunto keys` CLI.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCreated, runCli, startApiProcess, type ApiProcess } from './fixtures/api-process.js';
+import { parseCreated, runCli, startApiProcess, withSampleTiles, type ApiProcess } from './fixtures/api-process.js';
 
 const WEATHER = '/api/v1/weather.php?lat=45.46&lon=9.19';
 
 describe('two API processes sharing Redis', () => {
   const env: NodeJS.ProcessEnv = {
     REDIS_URL: process.env.REDIS_URL,
-    METEOPUNTO_DATA: mkdtempSync(join(tmpdir(), 'mp-mp-')),
+    METEOPUNTO_DATA: '',
     MP_FLOOD_REFUSED_PER_MINUTE: '100000',
   };
   let a: ApiProcess;
@@ -23,6 +19,7 @@ describe('two API processes sharing Redis', () => {
   let redis: Redis;
 
   beforeAll(async () => {
+    env.METEOPUNTO_DATA = await withSampleTiles('mp-mp-');
     [a, b] = await Promise.all([startApiProcess(env), startApiProcess(env)]);
     redis = new Redis(process.env.REDIS_URL!);
   });

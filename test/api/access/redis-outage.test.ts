@@ -5,13 +5,10 @@
  * in-memory insurance limiter; keys seen within MP_KEYS_STALE_IF_ERROR_S are
  * accepted from the local copy, others get 503 SERVICE_UNAVAILABLE.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../../api/access/key-format.js';
 import { startRedisServer, type RedisServerHandle } from '../../support/redis-server.js';
-import { parseCreated, runCli, startApiProcess, type ApiProcess } from './fixtures/api-process.js';
+import { parseCreated, runCli, startApiProcess, withSampleTiles, type ApiProcess } from './fixtures/api-process.js';
 
 const WEATHER = '/api/v1/weather.php?lat=45.46&lon=9.19';
 
@@ -25,7 +22,7 @@ describe('Redis stopped while serving', () => {
 
   it('keeps answering, within bounded time, without 500s or a crash, and recovers', async () => {
     redis = await startRedisServer();
-    const env = { REDIS_URL: redis.url, METEOPUNTO_DATA: mkdtempSync(join(tmpdir(), 'mp-out-')), MP_FLOOD_REFUSED_PER_MINUTE: '100000' };
+    const env = { REDIS_URL: redis.url, METEOPUNTO_DATA: await withSampleTiles('mp-out-'), MP_FLOOD_REFUSED_PER_MINUTE: '100000' };
     api = await startApiProcess(env);
     const free = parseCreated((await runCli(['keys', 'create', '--plan', 'free'], env)).stdout);
     const dev = parseCreated((await runCli(['keys', 'create', '--plan', 'developer'], env)).stdout);
