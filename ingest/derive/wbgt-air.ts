@@ -32,8 +32,9 @@ export const LILJEGREN = {
   surface: { emissivity: 0.999, albedo: 0.45 },
   /** m/s, floor on wind in the Reynolds number */
   minSpeedMs: 0.13,
-  /** K, iteration stops when successive estimates differ by less */
+  /** K: wbgt.c's relaxed iteration (the solvers' fallback) stops when successive estimates differ by less */
   convergenceK: 0.02,
+  /** of that fallback iteration */
   maxIterations: 500,
 } as const;
 
