@@ -11,7 +11,7 @@
  * the whole file (total).
  */
 import { createHash, type Hash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -165,6 +165,7 @@ export async function downloadFile(req: DownloadRequest): Promise<DownloadResult
   let bz: Bunzip2 | undefined;
   let meter: Meter | undefined;
   let expected: number | undefined;
+  let out: WriteStream | undefined;
   try {
     const res = await request(url, d, o.notFound);
     const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
@@ -181,7 +182,7 @@ export async function downloadFile(req: DownloadRequest): Promise<DownloadResult
       req.onBytes?.(n, expected);
     });
     const body = Readable.fromWeb(res.body as unknown as NodeReadableStream<Uint8Array>);
-    const out = createWriteStream(part);
+    out = createWriteStream(part);
     if (req.decompress === 'bzip2') {
       bz = bunzip2(url);
       const unpacked = new Meter(undefined, o.maxBytes, `${url} (decompressed)`, () => {});
@@ -189,7 +190,7 @@ export async function downloadFile(req: DownloadRequest): Promise<DownloadResult
       // Safety net: whatever stalls, the total timeout (or the job's cancellation) ends bzip2 too.
       d.ctl.signal.addEventListener('abort', () => child.kill(), { once: true });
       // A failed pipeline (limit, timeout) must not leave bzip2 waiting on its stdin.
-      const piping = pipeline(body, meter, bz.stream, unpacked, out).catch((e: unknown) => {
+      const piping = pipeline(body, meter, bz.stream, unpacked, out as WriteStream).catch((e: unknown) => {
         child.kill();
         throw e;
       });
@@ -221,6 +222,8 @@ export async function downloadFile(req: DownloadRequest): Promise<DownloadResult
     return { path: dest, receivedBytes: meter.bytes, reused: false };
   } catch (err) {
     bz?.kill();
+    // A stream that failed while still opening would create the .part file after rm: close it first.
+    if (out && !out.closed) await new Promise<void>((done) => out!.once('close', () => done()).destroy());
     await rm(part, { force: true });
     let reported = d.explain(err);
     // A connection cut short before Content-Length was reached is a truncated body, whatever undici calls it.
