@@ -16,6 +16,8 @@ import type { PointQuery } from '../weather/observe.js';
 import { DECIMALS, roundTo } from '../weather/precision.js';
 import { elapsedMs } from '../plugins/timing.js';
 import { assertPointAllowed, assertTimeAllowed, resolveFields } from '../access/gating.js';
+import { planAtLeast } from '../access/plans.js';
+import { observeDeveloper, tryObserveDeveloper } from '../weather/observe-developer.js';
 
 export const WEATHER_PATH = '/api/v1/weather.php';
 
@@ -44,7 +46,12 @@ export default async function weatherRoutes(fastify: FastifyInstance): Promise<v
       const point = toPointQuery(q);
       await this.consumeQuota(request, reply);
       const body = (this.weather.tryObserve(point) ?? (await this.weather.observe(point))) as WeatherResponse;
-      // Developer/Business groups are assembled here, beside the Free fields, when they exist.
+      if (planAtLeast(plan, 'developer')) {
+        // Same point, same valid time, same altitude correction as the Free fields (observe-developer.ts).
+        const dq = { lat: q.lat, lon: q.lon, altM: q.alt, timeMs: point.timeMs ?? Date.parse(body.valid_time) };
+        const tiles = this.tiles;
+        Object.assign(body, tryObserveDeveloper(tiles, dq, groups) ?? (await observeDeveloper(tiles, dq, groups)));
+      }
       // The assembled object is ours: extend it rather than copy it (hot path).
       body.elapsed_ms = roundTo(elapsedMs(request), DECIMALS.elapsed_ms);
       return body;

@@ -4,12 +4,14 @@
  * response schema lists every field, so nothing unlisted can leak and
  * serialisation is compiled (fast-json-stringify).
  *
- * Developer/Business groups (comfort, uv_index, wbgt, frost, et0, ...) are
- * added here as optional properties when their modules exist.
+ * The Developer fields (comfort, uv_index, wbgt, frost, et0) are optional
+ * properties: present only for plans that receive them. air_quality, pollen,
+ * coastal and soil join with their products (CAMS, marine, soil).
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { errorBodySchema } from '../errors.js';
 import { ISO_DATETIME_PATTERN } from '../validation/strict-query.js';
+import { developerResponseProperties } from './developer/schema.js';
 
 /** Geographic bounds the spec gives for weather.php, degrees. */
 export const LAT_RANGE = { min: 35, max: 48 } as const;
@@ -65,6 +67,8 @@ export type FreeFields = Static<typeof FreeFieldsSchema>;
 
 export const WeatherResponseSchema = Type.Object({
   ...FreeFieldsSchema.properties,
+  // Developer and Business keys (api/access/gating.ts decides which appear).
+  ...developerResponseProperties,
   elapsed_ms: Type.Number({ description: 'server processing time, ms' }),
 });
 export type WeatherResponse = Static<typeof WeatherResponseSchema>;
