@@ -4,7 +4,7 @@
 #   redis-server      test suite (queues, quotas) and production with REDIS_URL
 #   python3-xarray python3-zarr python3-numcodecs python3-netcdf4 python3-gdal gdal-bin
 #                     independent checks in the tests (xarray opens our Zarr, GDAL decodes GRIB)
-# Installs only what is missing; needs root (or sudo) and Debian's apt.
+# Installs only what is missing; needs root (or sudo) and Debian's apt. `npm test` runs it first (pretest).
 set -euo pipefail
 PKGS=(python3 libeccodes-tools redis-server python3-xarray python3-zarr python3-numcodecs python3-netcdf4 python3-gdal gdal-bin bzip2)
 missing=()
@@ -20,7 +20,13 @@ if ! command -v apt-get >/dev/null 2>&1; then
   exit 1
 fi
 SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "Missing system packages: ${missing[*]}. As root, run: apt-get install ${missing[*]} (or scripts/install-system-deps.sh)." >&2
+    exit 1
+  fi
+  SUDO="sudo"
+fi
 echo "installing system packages: ${missing[*]}"
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
