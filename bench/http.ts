@@ -14,6 +14,7 @@ import Fastify from 'fastify';
 import { buildApp } from '../api/app.js';
 import type { PointQuery } from '../api/weather/observe.js';
 import { TileStore } from '../tiles/reader.js';
+import { benchAccessEnv } from './api-key.js';
 
 /** Chunk cache for the benchmark: holds the whole national nwp store (~0.3 GB decoded) and the DEM. */
 export const BENCH_CACHE_BYTES = 1024 * 1024 * 1024;
@@ -24,12 +25,20 @@ export interface HttpBenchOptions {
   seconds: number;
   connections: number;
   points: PointQuery[];
+  /** API key sent in X-API-Key to both servers (bench/api-key.ts). */
+  apiKey: string;
 }
 
 export interface LoadResult {
   rps: number;
+  /** Server CPU time (user + system) per answered request over the measured window, µs. */
+  cpuUsPerRequest?: number;
+  /** Of which system time (kernel: socket writes and reads), µs. */
+  sysUsPerRequest?: number;
   requests: number;
   errors: number;
+  /** The first non-200 answer (status line and body), for the error message. */
+  firstError?: string;
   medianMs: number;
   p99Ms: number;
 }
@@ -45,13 +54,16 @@ function queryOf(p: PointQuery): string {
 async function serveChild(kind: ServerKind, dataDir: string): Promise<void> {
   let app;
   if (kind === 'weather') {
-    app = await buildApp({ dataDir, tiles: new TileStore(dataDir, { cacheBytes: BENCH_CACHE_BYTES }) });
+    // Keys and quotas as a single-process deployment runs them (embedded, in-memory), not from the caller's env.
+    const env = benchAccessEnv(dataDir);
+    app = await buildApp({ dataDir, env, access: { env }, tiles: new TileStore(dataDir, { cacheBytes: BENCH_CACHE_BYTES }) });
   } else {
     app = Fastify({ logger: false });
     app.get('/bare', async () => ({ hello: 'world' }));
   }
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  process.on('message', (msg: { warm?: PointQuery[]; stop?: true }) => {
+  process.on('message', (msg: { warm?: PointQuery[]; cpu?: true; stop?: true }) => {
+    if (msg.cpu) process.send!({ cpu: process.cpuUsage() });
     if (msg.warm) {
       const points = msg.warm;
       const warm = async () => {
@@ -81,6 +93,19 @@ function startChild(kind: ServerKind, dataDir: string, points: PointQuery[]): Pr
   });
 }
 
+/** The child's process.cpuUsage(), µs. */
+function childCpuUs(child: ChildProcess): Promise<NodeJS.CpuUsage> {
+  return new Promise((ok) => {
+    const on = (msg: { cpu?: NodeJS.CpuUsage }) => {
+      if (!msg.cpu) return;
+      child.off('message', on);
+      ok(msg.cpu);
+    };
+    child.on('message', on);
+    child.send({ cpu: true });
+  });
+}
+
 /**
  * Closed-loop load over raw keep-alive sockets: each connection sends the next
  * request as soon as the previous answer is complete. Requests are
@@ -88,11 +113,15 @@ function startChild(kind: ServerKind, dataDir: string, points: PointQuery[]): Pr
  * sends), so the client costs a fraction of what node:http would and the
  * server, not the load generator, is what gets measured (as autocannon does).
  */
-export async function load(base: string, paths: string[], connections: number, ms: number, onBody?: (body: string) => void): Promise<LoadResult> {
+export async function load(
+  base: string, paths: string[], apiKey: string, connections: number, ms: number, onBody?: (body: string) => void,
+): Promise<LoadResult> {
   const { hostname, port } = new URL(base);
-  const reqs = paths.map((p) => Buffer.from(`GET ${p} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: keep-alive\r\n\r\n`, 'latin1'));
+  const reqs = paths.map((p) =>
+    Buffer.from(`GET ${p} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nX-API-Key: ${apiKey}\r\nConnection: keep-alive\r\n\r\n`, 'latin1'));
   const lat: number[] = [];
   let errors = 0;
+  let firstError: string | undefined;
   let next = 0;
   const end = performance.now() + ms;
   const HEADER_END = Buffer.from('\r\n\r\n');
@@ -124,7 +153,10 @@ export async function load(base: string, paths: string[], connections: number, m
           if (status === 200) {
             lat.push(performance.now() - sentAt);
             if (onBody && (lat.length & 63) === 0) onBody(buf.toString('utf8', h + 4, h + 4 + len));
-          } else errors++;
+          } else {
+            errors++;
+            firstError ??= `${head.slice(0, head.indexOf('\r\n'))}: ${buf.toString('utf8', h + 4, h + 4 + Math.min(len, 300))}`;
+          }
           buf = buf.subarray(h + 4 + len);
           send();
         }
@@ -143,6 +175,7 @@ export async function load(base: string, paths: string[], connections: number, m
     rps: lat.length / took,
     requests: lat.length,
     errors,
+    ...(firstError !== undefined ? { firstError } : {}),
     medianMs: lat[Math.floor(lat.length / 2)] ?? NaN,
     p99Ms: lat[Math.floor(lat.length * 0.99)] ?? NaN,
   };
@@ -153,9 +186,16 @@ async function measure(kind: ServerKind, opts: HttpBenchOptions, onBody?: (body:
   try {
     const path = kind === 'weather' ? '/api/v1/weather.php' : '/bare';
     const paths = opts.points.map((p) => `${path}?${queryOf(p)}`);
-    await load(base, paths, opts.connections, WARMUP_MS);
-    const r = await load(base, paths, opts.connections, opts.seconds * 1000, onBody);
-    if (r.errors > 0) console.log(`  (${kind}: ${r.errors} non-200 answers)`);
+    await load(base, paths, opts.apiKey, opts.connections, WARMUP_MS);
+    const cpu0 = await childCpuUs(child);
+    const r = await load(base, paths, opts.apiKey, opts.connections, opts.seconds * 1000, onBody);
+    const cpu1 = await childCpuUs(child);
+    const answered = Math.max(1, r.requests + r.errors);
+    r.cpuUsPerRequest = (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / answered;
+    r.sysUsPerRequest = (cpu1.system - cpu0.system) / answered;
+    // Error answers are cheap: a run that measured mostly errors measured nothing.
+    if (r.errors > r.requests / 100) throw new Error(`bench ${kind}: ${r.errors} non-200 answers (${r.requests} OK); first: ${r.firstError}`);
+    if (r.errors > 0) console.log(`  (${kind}: ${r.errors} non-200 answers; first: ${r.firstError})`);
     return r;
   } finally {
     child.removeAllListeners('exit');

@@ -11,7 +11,9 @@
  *    Target: median < 20 µs.
  * 4. Requests/s of weather.php against a bare Fastify JSON route, both
  *    served by a child process started the same way, loaded over loopback
- *    keep-alive HTTP (bench/http.ts). Target: ratio ≥ 0.5.
+ *    keep-alive HTTP (bench/http.ts). Target: ratio ≥ 0.5. weather.php runs
+ *    with its access layer: a Business key created in the embedded key store
+ *    (bench/api-key.ts), sent in X-API-Key to both servers.
  *
  * Options (env): BENCH_SECONDS (HTTP measuring time per server, default 8),
  * BENCH_CONNECTIONS (default 32), BENCH_PROFILE_DIR (CPU profiles of the servers).
@@ -26,6 +28,7 @@ import { writeProductVersion } from '../tiles/writer.js';
 import type { VariableInput } from '../tiles/types.js';
 import { WeatherService, type PointQuery } from '../api/weather/observe.js';
 import { runHttpBench, BENCH_CACHE_BYTES } from './http.js';
+import { createBenchKey } from './api-key.js';
 
 const GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 484, ny: 530, x0: 6.5, y0: 36.5, dx: 0.025, dy: 0.02 };
 const DEM_GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 1210, ny: 1060, x0: 6.5, y0: 36.5, dx: 0.01, dy: 0.01 };
@@ -210,10 +213,12 @@ async function main(): Promise<void> {
 
     const seconds = Number(process.env.BENCH_SECONDS) || 8;
     const connections = Number(process.env.BENCH_CONNECTIONS) || 32;
-    const http = await runHttpBench({ dataDir: root, seconds, connections, points: benchPoints(2000) });
+    // weather.php is called as a client calls it: a real Business key in X-API-Key (the bare route gets the same header).
+    const apiKey = await createBenchKey(root);
+    const http = await runHttpBench({ dataDir: root, seconds, connections, points: benchPoints(2000), apiKey });
     console.log(`HTTP over loopback, ${connections} keep-alive connections, ${seconds} s each:`);
-    console.log(`  bare Fastify JSON route: ${http.bare.rps.toFixed(0)} req/s`);
-    console.log(`  weather.php:             ${http.weather.rps.toFixed(0)} req/s (median ${http.weather.medianMs.toFixed(2)} ms, p99 ${http.weather.p99Ms.toFixed(2)} ms, elapsed_ms median ${http.weather.elapsedMedianMs.toFixed(3)})`);
+    console.log(`  bare Fastify JSON route: ${http.bare.rps.toFixed(0)} req/s (server CPU ${http.bare.cpuUsPerRequest?.toFixed(1)} µs/request)`);
+    console.log(`  weather.php:             ${http.weather.rps.toFixed(0)} req/s (server CPU ${http.weather.cpuUsPerRequest?.toFixed(1)} µs/request; median ${http.weather.medianMs.toFixed(2)} ms, p99 ${http.weather.p99Ms.toFixed(2)} ms, elapsed_ms median ${http.weather.elapsedMedianMs.toFixed(3)})`);
     console.log(`  ratio weather.php / bare: ${(http.weather.rps / http.bare.rps).toFixed(2)} (target ≥ 0.5)`);
   } finally {
     rmSync(root, { recursive: true, force: true });
