@@ -1,11 +1,14 @@
 /**
  * The benchmark calls weather.php as a client would: with a real API key.
- * This creates a Business key in the embedded key store of the bench data
- * directory (`<dataDir>/keys.json`, through the same services the server and
- * the `keys` CLI use) and gives the access environment that raises the
- * Business quotas far above what a run can send, so the benchmark measures
- * key checks and quota accounting, never a 429.
+ * This creates a key (Business by default, as the benchmark's figures are
+ * quoted; `BENCH_PLAN=free|developer|business`) in the embedded key store
+ * of the bench data directory (`<dataDir>/keys.json`, through the same
+ * services the server and the `keys` CLI use) and gives the access
+ * environment that raises every plan's quotas far above what a run can
+ * send, so the benchmark measures key checks and quota accounting, never a
+ * 429.
  */
+import { PLANS, type Plan } from '../api/access/contract.js';
 import { generateKey } from '../api/access/key-format.js';
 import type { KeyRecord } from '../api/access/key-store.js';
 import { createAccessServices } from '../api/access/services.js';
@@ -17,23 +20,31 @@ const BENCH_QUOTA_DAY = '10000000000';
 /**
  * The access environment of the bench server: embedded mode (no REDIS_URL,
  * so quotas in the server's memory, as a single-process deployment), keys in
- * `dataDir`, Business quotas raised.
+ * `dataDir`, quotas raised (MP_QUOTA_<PLAN>_DAY / _MINUTE, api/access/config.ts).
  */
 export function benchAccessEnv(dataDir: string): NodeJS.ProcessEnv {
-  return {
-    METEOPUNTO_DATA: dataDir,
-    MP_QUOTA_BUSINESS_MINUTE: BENCH_QUOTA_MINUTE,
-    MP_QUOTA_BUSINESS_DAY: BENCH_QUOTA_DAY,
-  };
+  const env: NodeJS.ProcessEnv = { METEOPUNTO_DATA: dataDir };
+  for (const plan of PLANS) {
+    env[`MP_QUOTA_${plan.toUpperCase()}_MINUTE`] = BENCH_QUOTA_MINUTE;
+    env[`MP_QUOTA_${plan.toUpperCase()}_DAY`] = BENCH_QUOTA_DAY;
+  }
+  return env;
 }
 
-/** Create a Business API key in `dataDir`'s embedded key store; returns the key (sent as X-API-Key). */
-export async function createBenchKey(dataDir: string): Promise<string> {
+/** The plan of the benchmark's key: BENCH_PLAN, default business. */
+export function benchPlan(env: NodeJS.ProcessEnv = process.env): Plan {
+  const p = (env.BENCH_PLAN ?? 'business').trim().toLowerCase();
+  if (!(PLANS as readonly string[]).includes(p)) throw new Error(`BENCH_PLAN=${env.BENCH_PLAN}: expected one of ${PLANS.join(', ')}`);
+  return p as Plan;
+}
+
+/** Create an API key of `plan` in `dataDir`'s embedded key store; returns the key (sent as X-API-Key). */
+export async function createBenchKey(dataDir: string, plan: Plan = 'business'): Promise<string> {
   const services = await createAccessServices({ env: benchAccessEnv(dataDir) });
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
       const { key, prefix, hash } = generateKey();
-      const record: KeyRecord = { prefix, hash, plan: 'business', kind: 'api', name: 'benchmark', created: new Date().toISOString() };
+      const record: KeyRecord = { prefix, hash, plan, kind: 'api', name: 'benchmark', created: new Date().toISOString() };
       if (await services.keys.insert(record)) return key;
     }
     throw new Error('bench: could not draw an unused key prefix');

@@ -16,7 +16,7 @@ import type { PointQuery } from '../api/weather/observe.js';
 import { TileStore } from '../tiles/reader.js';
 import { benchAccessEnv } from './api-key.js';
 
-/** Chunk cache for the benchmark: holds the whole national nwp store (~0.3 GB decoded) and the DEM. */
+/** Chunk cache for the benchmark: holds the whole national nwp store (~0.6 GB decoded, 22 variables) and the DEM. */
 export const BENCH_CACHE_BYTES = 1024 * 1024 * 1024;
 
 export interface HttpBenchOptions {

@@ -3,7 +3,9 @@
  *
  * 1. Builds a temporary data dir with a realistic nwp store through the real
  *    writer: all of Italy at 0.025° × 0.02° (≈ 2.2 km, 484 × 530 cells), 50
- *    hourly steps around now, every Free variable, terrain-following fields.
+ *    hourly steps around now, every Free variable and the Developer inputs
+ *    and precomputed indices a real nwp ingest stores (22 variables),
+ *    terrain-following fields, plus a 0.01° DEM.
  * 2. Runs the tile layer's own point-lookup benchmark (bench/point-lookup.ts)
  *    when it exists.
  * 3. Warm point lookup of the whole Free field set, assembly included
@@ -12,11 +14,14 @@
  * 4. Requests/s of weather.php against a bare Fastify JSON route, both
  *    served by a child process started the same way, loaded over loopback
  *    keep-alive HTTP (bench/http.ts). Target: ratio ≥ 0.5. weather.php runs
- *    with its access layer: a Business key created in the embedded key store
- *    (bench/api-key.ts), sent in X-API-Key to both servers.
+ *    with its access layer: a key created in the embedded key store
+ *    (bench/api-key.ts), sent in X-API-Key to both servers. Also printed:
+ *    each server's CPU time per request (where the difference comes from).
  *
  * Options (env): BENCH_SECONDS (HTTP measuring time per server, default 8),
- * BENCH_CONNECTIONS (default 32), BENCH_PROFILE_DIR (CPU profiles of the servers).
+ * BENCH_CONNECTIONS (default 32), BENCH_PLAN (plan of the key, default
+ * business: Free + Developer fields; free: Free fields only),
+ * BENCH_PROFILE_DIR (CPU profiles of the servers).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +33,7 @@ import { writeProductVersion } from '../tiles/writer.js';
 import type { VariableInput } from '../tiles/types.js';
 import { WeatherService, type PointQuery } from '../api/weather/observe.js';
 import { runHttpBench, BENCH_CACHE_BYTES } from './http.js';
-import { createBenchKey } from './api-key.js';
+import { benchPlan, createBenchKey } from './api-key.js';
 
 const GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 484, ny: 530, x0: 6.5, y0: 36.5, dx: 0.025, dy: 0.02 };
 const DEM_GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 1210, ny: 1060, x0: 6.5, y0: 36.5, dx: 0.01, dy: 0.01 };
@@ -114,6 +119,18 @@ export async function buildBenchData(root: string, nowMs: number): Promise<numbe
     for (let n = 0; n < c.length; n++) out[n] = f(c[n]!, n);
     return out;
   };
+  // Radiation for the Developer fields: a clear-sky day arch in local solar time, dimmed by cloud.
+  const clearSw = (k: number, n: number) => {
+    const solarHour = hours[k]! + (GRID.x0 + (n % GRID.nx) * GRID.dx) / 15;
+    return 850 * Math.max(0, Math.sin((Math.PI * (solarHour - 6)) / 12));
+  };
+  const shortwave = times.map((_, k) => mapCloud(k, (c, n) => clearSw(k, n) * (1 - (0.6 * c) / 100)));
+  const mapShortwave = (k: number, f: (sw: number, n: number) => number) => {
+    const sw = shortwave[k]!;
+    const out = new Float32Array(sw.length);
+    for (let n = 0; n < sw.length; n++) out[n] = f(sw[n]!, n);
+    return out;
+  };
   await writeProductVersion(root, {
     product: 'nwp',
     grid: GRID,
@@ -132,6 +149,17 @@ export async function buildBenchData(root: string, nowMs: number): Promise<numbe
       snowfall_fraction: per((k) => mapCloud(k, (_c, n) => (z[n]! > 1800 ? 1 : 0)), 0.001, '1'),
       weather_code: per((k) => mapCloud(k, (c) => (c > 85 ? 61 : c >= 80 ? 3 : c >= 50 ? 2 : c >= 20 ? 1 : 0)), 1, 'WMO 4677'),
       elevation: { units: 'm', precision: 0.1, static: true, values: [z] },
+      // What a real nwp store adds for the Developer fields: their inputs and the precomputed indices (ingest/indices).
+      shortwave_radiation: per((k) => shortwave[k]!, 0.1, 'W/m²'),
+      direct_radiation: per((k) => mapCloud(k, (c, n) => 0.7 * clearSw(k, n) * (1 - c / 100)), 0.1, 'W/m²'),
+      longwave_radiation: per((k) => mapCloud(k, (c, n) => 290 + 0.9 * c + 2 * temps[k]![n]!), 0.1, 'W/m²'),
+      surface_pressure: per((k) => separable((lat) => 1013 + 8 * Math.sin(lat / 2 + k / 20), (lon) => -0.2 * (lon - 12), (n) => -0.115 * z[n]!), 0.01, 'hPa'),
+      total_ozone: per((k) => separable((lat) => 300 + 20 * Math.sin(lat / 3 + k / 30), (lon) => 5 * Math.cos(lon)), 0.1, 'DU'),
+      mean_radiant_temperature: per((k) => mapShortwave(k, (sw, n) => temps[k]![n]! + sw / 40), 0.01, '°C'),
+      utci: per((k) => mapShortwave(k, (sw, n) => temps[k]![n]! + sw / 120 - 1), 0.01, '°C'),
+      uv_index_clear_sky: per((k) => mapCloud(k, (_c, n) => clearSw(k, n) / 85), 0.01, '1'),
+      uv_index: per((k) => mapShortwave(k, (sw) => sw / 85), 0.01, '1'),
+      et0: per((k) => mapShortwave(k, (sw, n) => Math.max(0, 0.0004 * sw + 0.005 * temps[k]![n]!)), 0.001, 'mm'),
     },
   });
   await writeProductVersion(root, {
@@ -204,7 +232,7 @@ async function main(): Promise<void> {
   try {
     const t = performance.now();
     await buildBenchData(root, Date.now());
-    console.log(`bench data: nwp ${GRID.nx}×${GRID.ny} cells (0.025°×0.02°), ${STEPS} hourly steps, 12 variables; dem 0.01°; written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    console.log(`bench data: nwp ${GRID.nx}×${GRID.ny} cells (0.025°×0.02°), ${STEPS} hourly steps, 22 variables (Free and Developer inputs); dem 0.01°; written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
     await pointLookupBench(root);
 
@@ -213,10 +241,11 @@ async function main(): Promise<void> {
 
     const seconds = Number(process.env.BENCH_SECONDS) || 8;
     const connections = Number(process.env.BENCH_CONNECTIONS) || 32;
-    // weather.php is called as a client calls it: a real Business key in X-API-Key (the bare route gets the same header).
-    const apiKey = await createBenchKey(root);
+    // weather.php is called as a client calls it: a real key in X-API-Key (the bare route gets the same header).
+    const plan = benchPlan();
+    const apiKey = await createBenchKey(root, plan);
     const http = await runHttpBench({ dataDir: root, seconds, connections, points: benchPoints(2000), apiKey });
-    console.log(`HTTP over loopback, ${connections} keep-alive connections, ${seconds} s each:`);
+    console.log(`HTTP over loopback, ${connections} keep-alive connections, ${seconds} s each, ${plan} key (BENCH_PLAN):`);
     console.log(`  bare Fastify JSON route: ${http.bare.rps.toFixed(0)} req/s (server CPU ${http.bare.cpuUsPerRequest?.toFixed(1)} µs/request)`);
     console.log(`  weather.php:             ${http.weather.rps.toFixed(0)} req/s (server CPU ${http.weather.cpuUsPerRequest?.toFixed(1)} µs/request; median ${http.weather.medianMs.toFixed(2)} ms, p99 ${http.weather.p99Ms.toFixed(2)} ms, elapsed_ms median ${http.weather.elapsedMedianMs.toFixed(3)})`);
     console.log(`  ratio weather.php / bare: ${(http.weather.rps / http.bare.rps).toFixed(2)} (target ≥ 0.5)`);

@@ -1,26 +1,37 @@
 /**
- * Bounded LRU of decoded chunks (lru-cache, sized in bytes), keyed by a
- * numeric chunk id (tiles/version-state.ts) so that a lookup builds no key
- * string. Loads read the chunk file and zstd-decode it; concurrent requests
- * for the same chunk share one load.
+ * Bounded LRU of decoded blocks (lru-cache, sized in bytes), keyed by a
+ * numeric id (tiles/version-state.ts) so that a lookup builds no key
+ * string. A load reads the chunk files of the block's variables, zstd-decodes
+ * them and interleaves them (./block.ts); concurrent requests for the same
+ * block share one load.
  */
 import { readFile } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
+import { interleave } from './block.js';
 import { zstdDecode } from './zstd.js';
 import { unshuffle } from './shuffle.js';
 
-/** A decoded chunk: [time][row][col] (or [row][col] for static variables). */
+/** Decoded values: a chunk [time][row][col] (or [row][col] for static variables), or a block of them (./block.ts). */
 export type ChunkData = Int16Array | Float32Array;
 
-export interface ChunkRequest {
-  id: number;
+/** One variable's chunk file and its codec pipeline. */
+export interface ChunkFile {
   file: string;
-  int16: boolean;
-  /** Values the chunk must hold. */
-  length: number;
   zstd: boolean;
   /** Byte-shuffle element size, 0 = none. */
   shuffle: number;
+}
+
+/** A block to load: the same spatial chunk of several variables of one kind. */
+export interface BlockRequest {
+  id: number;
+  int16: boolean;
+  /** The member variables' chunk files, in member order. */
+  files: ChunkFile[];
+  /** Time steps per chunk (1 for static variables). */
+  steps: number;
+  /** Cells per chunk plane (chunk rows × columns). */
+  plane: number;
 }
 
 /** Default cache budget: 256 MiB ≈ 2,600 forecast chunks of 49 steps × 32 × 32. */
@@ -30,10 +41,16 @@ export class ChunkCache {
   private readonly lru: LRUCache<number, ChunkData>;
   private readonly inflight = new Map<number, Promise<ChunkData>>();
 
-  constructor(maxBytes = DEFAULT_CACHE_BYTES) {
-    this.lru = new LRUCache<number, ChunkData>({ maxSize: maxBytes, sizeCalculation: (c) => Math.max(1, c.byteLength) });
+  /** `onDrop(id)` runs whenever a block leaves the cache (evicted, replaced, cleared), for front tables of it. */
+  constructor(maxBytes = DEFAULT_CACHE_BYTES, onDrop?: (id: number) => void) {
+    this.lru = new LRUCache<number, ChunkData>({
+      maxSize: maxBytes,
+      sizeCalculation: (c) => Math.max(1, c.byteLength),
+      ...(onDrop ? { dispose: (_c: ChunkData, id: number) => onDrop(id) } : {}),
+    });
   }
 
+  /** The block, marked most recently used; undefined when not cached. */
   get(id: number): ChunkData | undefined {
     return this.lru.get(id);
   }
@@ -46,13 +63,13 @@ export class ChunkCache {
     return this.lru.size;
   }
 
-  /** Load (or join the load of) one chunk; it is cached unless larger than the whole cache. */
-  load(req: ChunkRequest): Promise<ChunkData> {
+  /** Load (or join the load of) one block; it is cached unless larger than the whole cache. */
+  load(req: BlockRequest): Promise<ChunkData> {
     const cached = this.lru.get(req.id);
     if (cached) return Promise.resolve(cached);
     let p = this.inflight.get(req.id);
     if (!p) {
-      p = readChunk(req).then(
+      p = readBlock(req).then(
         (c) => {
           this.inflight.delete(req.id);
           this.lru.set(req.id, c);
@@ -73,13 +90,20 @@ export class ChunkCache {
   }
 }
 
-async function readChunk(req: ChunkRequest): Promise<ChunkData> {
-  const stored = await readFile(req.file);
-  const decompressed = req.zstd ? await zstdDecode(stored) : stored;
-  const raw = req.shuffle ? unshuffle(decompressed, req.shuffle) : decompressed;
-  const bytes = req.length * (req.int16 ? 2 : 4);
-  if (raw.byteLength !== bytes) throw new Error(`${req.file}: corrupt chunk (${raw.byteLength} bytes decoded, ${bytes} expected)`);
+async function readBlock(req: BlockRequest): Promise<ChunkData> {
+  const length = req.steps * req.plane;
+  const chunks = await Promise.all(req.files.map((f) => readChunk(f, req.int16, length)));
+  // A lone static chunk is already in block layout ([cell][1][1]).
+  return chunks.length === 1 && req.steps === 1 ? chunks[0]! : interleave(chunks, req.steps, req.plane, req.int16);
+}
+
+async function readChunk(f: ChunkFile, int16: boolean, length: number): Promise<ChunkData> {
+  const stored = await readFile(f.file);
+  const decompressed = f.zstd ? await zstdDecode(stored) : stored;
+  const raw = f.shuffle ? unshuffle(decompressed, f.shuffle) : decompressed;
+  const bytes = length * (int16 ? 2 : 4);
+  if (raw.byteLength !== bytes) throw new Error(`${f.file}: corrupt chunk (${raw.byteLength} bytes decoded, ${bytes} expected)`);
   // Typed views need an aligned offset: copy when the buffer is shared (readFile's pool).
   const buf = raw.byteOffset === 0 ? raw.buffer : raw.slice().buffer;
-  return req.int16 ? new Int16Array(buf, 0, req.length) : new Float32Array(buf, 0, req.length);
+  return int16 ? new Int16Array(buf, 0, length) : new Float32Array(buf, 0, length);
 }

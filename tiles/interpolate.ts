@@ -5,6 +5,7 @@
  * time. Everything works on caller-owned scratch objects so the hot path
  * allocates nothing.
  */
+import { INT16_FILL } from './packing.js';
 
 /** The 2×2 neighbourhood of a fractional grid index. */
 export interface Neighbourhood {
@@ -110,4 +111,89 @@ export function combineNeighbours(v0: number, v1: number, v2: number, v3: number
   if (n === 0) return null;
   if (n === 4) return sum;
   return wsum > 1e-12 ? sum / wsum : plain / n;
+}
+
+/**
+ * Point lookups are bound by memory latency (see tiles/block.ts), so the
+ * reader gathers the raw values of all variables first, in a tight loop
+ * whose loads the CPU overlaps, and computes afterwards
+ * ({@link rawToValueInt16}, {@link rawToValueFloat32}).
+ *
+ * gather*: for neighbour k in block `dk` (layout [cell][time][member]), the
+ * raw values at `off[k] × cellStride + i0` and `… + i1` (i0/i1: the bracketing
+ * steps' positions within the cell, step × members + member; equal for
+ * static variables; i1 is not read when w = 0) into raw[at + 2k] and
+ * raw[at + 2k + 1]. One function per element type keeps the typed-array
+ * loads monomorphic.
+ */
+export function gatherInt16(
+  d0: Int16Array, d1: Int16Array, d2: Int16Array, d3: Int16Array, off: Int32Array, cellStride: number, i0: number, i1: number, w: number,
+  raw: Float64Array, at: number,
+): void {
+  const c0 = off[0]! * cellStride;
+  const c1 = off[1]! * cellStride;
+  const c2 = off[2]! * cellStride;
+  const c3 = off[3]! * cellStride;
+  raw[at] = d0[c0 + i0]!;
+  raw[at + 2] = d1[c1 + i0]!;
+  raw[at + 4] = d2[c2 + i0]!;
+  raw[at + 6] = d3[c3 + i0]!;
+  if (w === 0) return;
+  raw[at + 1] = d0[c0 + i1]!;
+  raw[at + 3] = d1[c1 + i1]!;
+  raw[at + 5] = d2[c2 + i1]!;
+  raw[at + 7] = d3[c3 + i1]!;
+}
+
+export function gatherFloat32(
+  d0: Float32Array, d1: Float32Array, d2: Float32Array, d3: Float32Array, off: Int32Array, cellStride: number, i0: number, i1: number, w: number,
+  raw: Float64Array, at: number,
+): void {
+  const c0 = off[0]! * cellStride;
+  const c1 = off[1]! * cellStride;
+  const c2 = off[2]! * cellStride;
+  const c3 = off[3]! * cellStride;
+  raw[at] = d0[c0 + i0]!;
+  raw[at + 2] = d1[c1 + i0]!;
+  raw[at + 4] = d2[c2 + i0]!;
+  raw[at + 6] = d3[c3 + i0]!;
+  if (w === 0) return;
+  raw[at + 1] = d0[c0 + i1]!;
+  raw[at + 3] = d1[c1 + i1]!;
+  raw[at + 5] = d2[c2 + i1]!;
+  raw[at + 7] = d3[c3 + i1]!;
+}
+
+/**
+ * One int16-packed variable from its gathered raw values (CF §8.1: value =
+ * raw × scale + offset; INT16_FILL = missing): per neighbour unpacked and
+ * linear in time with weight `w`, then combined with the bilinear weights
+ * `nw` ({@link combineNeighbours}).
+ */
+export function rawToValueInt16(raw: Float64Array, at: number, w: number, scale: number, offset: number, nw: Float64Array): number | null {
+  return combineNeighbours(
+    cellInt16(raw[at]!, raw[at + 1]!, w, scale, offset),
+    cellInt16(raw[at + 2]!, raw[at + 3]!, w, scale, offset),
+    cellInt16(raw[at + 4]!, raw[at + 5]!, w, scale, offset),
+    cellInt16(raw[at + 6]!, raw[at + 7]!, w, scale, offset),
+    nw,
+  );
+}
+
+/** As {@link rawToValueInt16} for float32 values (NaN = missing, no unpacking). */
+export function rawToValueFloat32(raw: Float64Array, at: number, w: number, nw: Float64Array): number | null {
+  return combineNeighbours(
+    w === 0 ? raw[at]! : lerpTime(raw[at]!, raw[at + 1]!, w),
+    w === 0 ? raw[at + 2]! : lerpTime(raw[at + 2]!, raw[at + 3]!, w),
+    w === 0 ? raw[at + 4]! : lerpTime(raw[at + 4]!, raw[at + 5]!, w),
+    w === 0 ? raw[at + 6]! : lerpTime(raw[at + 6]!, raw[at + 7]!, w),
+    nw,
+  );
+}
+
+/** One neighbour, unpacked and linear in time; NaN when a step it needs is missing (r1 unused when w = 0). */
+function cellInt16(r0: number, r1: number, w: number, scale: number, offset: number): number {
+  if (w === 0) return r0 === INT16_FILL ? NaN : r0 * scale + offset;
+  if (r0 === INT16_FILL || r1 === INT16_FILL) return NaN;
+  return lerpTime(r0 * scale + offset, r1 * scale + offset, w);
 }

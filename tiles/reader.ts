@@ -6,21 +6,28 @@
  * Version switches are atomic for readers: each lookup resolves the manifest
  * once and reads only that version's chunks. current.json is re-checked (one
  * stat) at most every `manifestCheckMs`.
+ *
+ * Hot-path shape (measured with `npm run bench`): a request asks the same
+ * point several times (now, three hours back, the Developer inputs), so the
+ * grid index, neighbourhood and chunk offsets of the last point and the time
+ * bracket of the last two times are kept per product; variable lists are
+ * resolved once per version (version-state.ts); cached chunks are read from
+ * a per-version array in front of the LRU; the per-type kernels in
+ * interpolate.ts keep element loads monomorphic.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { productDir } from '../config/paths.js';
-import { gridIndexOf } from '../geo/grid.js';
 import type { Manifest } from './manifest.js';
 import { TileError, type PointSample } from './types.js';
 import { readManifestSync } from './manifest-file.js';
 import { MANIFEST_FILE } from './layout.js';
-import { versionState, idSpan, type VersionState, type VarState } from './version-state.js';
-import { ChunkCache, DEFAULT_CACHE_BYTES, type ChunkData, type ChunkRequest } from './chunk-cache.js';
-import {
-  bilinearNeighbourhood, bracketTime, combineNeighbours, lerpTime, newNeighbourhood, newTimeBracket,
-} from './interpolate.js';
-import { INT16_FILL } from './packing.js';
+import { versionState, idSpan, type VersionState } from './version-state.js';
+import { variableList } from './variable-list.js';
+import { BLOCK_KINDS, kindIsInt16, kindIsStatic } from './block.js';
+import { ChunkCache, DEFAULT_CACHE_BYTES, type BlockRequest, type ChunkData } from './chunk-cache.js';
+import { PointMemo, TimeMemo } from './point-memo.js';
+import { gatherFloat32, gatherInt16, rawToValueFloat32, rawToValueInt16 } from './interpolate.js';
 
 export interface TileStoreOptions {
   /** Chunk cache budget in bytes (default 256 MiB). */
@@ -34,6 +41,9 @@ interface ProductEntry {
   checkedAt: number;
   /** ino:mtime:size of the current.json the state came from. */
   stamp: string;
+  /** The last point and times looked up in `state`. */
+  point: PointMemo;
+  time: TimeMemo;
 }
 
 const PRODUCT_NAME = /^[a-z0-9][a-z0-9_-]*$/;
@@ -44,21 +54,25 @@ export class TileStore {
   private readonly checkMs: number;
   private readonly products = new Map<string, ProductEntry>();
   private nextId = 0;
-  // Scratch for the hot path (lookups are synchronous, so one set suffices).
-  private readonly nb = newNeighbourhood();
-  private readonly tb = newTimeBracket();
-  private readonly chunkIdx = new Int32Array(4);
-  private readonly cellOff = new Int32Array(4);
-  private readonly chunks: (ChunkData | undefined)[] = [undefined, undefined, undefined, undefined];
+  /** Date.now() / 1000 of the current lookup, whole seconds: chunk recency is refreshed at most once a second. */
+  private nowS = 0;
+  // Scratch of the synchronous lookup: neighbour blocks per kind, gathered raw values (8 per variable).
+  private readonly blocks: (ChunkData | undefined)[] = new Array<ChunkData | undefined>(4 * BLOCK_KINDS).fill(undefined);
+  private raw = new Float64Array(8 * 32);
+  // The last two ISO strings made for sample times (now and three hours back alternate).
+  private isoMs0 = NaN;
+  private iso0 = '';
+  private isoMs1 = NaN;
+  private iso1 = '';
 
   constructor(readonly root: string, opts: TileStoreOptions = {}) {
-    this.cache = new ChunkCache(opts.cacheBytes ?? DEFAULT_CACHE_BYTES);
+    this.cache = new ChunkCache(opts.cacheBytes ?? DEFAULT_CACHE_BYTES, (id) => this.dropSlot(id));
     this.checkMs = opts.manifestCheckMs ?? 1000;
   }
 
   /** The live manifest of `product`, or null when none is published. */
   manifest(product: string): Manifest | null {
-    return this.versionOf(product)?.manifest ?? null;
+    return this.entryOf(product)?.state?.manifest ?? null;
   }
 
   /** Decoded bytes and chunks held in the cache (for /healthz and the benchmark). */
@@ -70,7 +84,9 @@ export class TileStore {
    * Interpolated values at (lat, lon) and `timeMs` (null: static variables
    * only), or undefined when a chunk it needs is not cached yet.
    * `variables` defaults to all of the store's (static ones when timeMs is
-   * null); a name the store does not carry comes back as null.
+   * null); a name the store does not carry comes back as null. Passing the
+   * same array on every call (a module constant) lets the store resolve the
+   * names once per version.
    */
   trySample(product: string, lat: number, lon: number, timeMs: number | null, variables?: readonly string[]): PointSample | undefined {
     return this.lookup(product, lat, lon, timeMs, variables, null, null);
@@ -80,7 +96,7 @@ export class TileStore {
   async sample(product: string, lat: number, lon: number, timeMs: number | null, variables?: readonly string[]): Promise<PointSample> {
     const loaded = new Map<number, ChunkData>();
     for (let round = 0; round < MAX_LOAD_ROUNDS; round++) {
-      const missing: ChunkRequest[] = [];
+      const missing: BlockRequest[] = [];
       const r = this.lookup(product, lat, lon, timeMs, variables, missing, loaded);
       if (r) return r;
       try {
@@ -96,20 +112,22 @@ export class TileStore {
     throw new Error(`tiles/${product}: chunks kept disappearing while loading (the product is being republished and cleaned up faster than it can be read)`);
   }
 
-  private versionOf(product: string): VersionState | null {
+  /** The product's entry with its live version (re-checked at most every checkMs); undefined for an invalid name. */
+  private entryOf(product: string): ProductEntry | undefined {
     const now = Date.now();
+    this.nowS = Math.floor(now / 1000);
     let e = this.products.get(product);
-    if (e && now - e.checkedAt < this.checkMs) return e.state;
-    if (!PRODUCT_NAME.test(product)) return null;
+    if (e && now - e.checkedAt < this.checkMs) return e;
+    if (!PRODUCT_NAME.test(product)) return undefined;
     const dir = productDir(this.root, product);
     const st = statSync(join(dir, MANIFEST_FILE), { throwIfNoEntry: false });
     const stamp = st ? `${st.ino}:${st.mtimeMs}:${st.size}` : '';
     if (!e) {
-      e = { state: null, checkedAt: now, stamp: '-' };
+      e = { state: null, checkedAt: now, stamp: '-', point: new PointMemo(), time: new TimeMemo() };
       this.products.set(product, e);
     }
     e.checkedAt = now;
-    if (stamp === e.stamp) return e.state;
+    if (stamp === e.stamp) return e;
     let m = st ? readManifestSync(dir) : null;
     e.stamp = stamp;
     if (!m) {
@@ -127,109 +145,172 @@ export class TileStore {
       e.state = vs;
       this.nextId += idSpan(vs);
     }
-    return e.state;
+    return e;
   }
 
   private lookup(
     product: string, lat: number, lon: number, timeMs: number | null, variables: readonly string[] | undefined,
-    missing: ChunkRequest[] | null, loaded: Map<number, ChunkData> | null,
+    missing: BlockRequest[] | null, loaded: Map<number, ChunkData> | null,
   ): PointSample | undefined {
-    const vs = this.versionOf(product);
-    if (!vs) throw new TileError('PRODUCT_NOT_PUBLISHED', `no data published yet for product '${product}'`, { product });
-    const idx = gridIndexOf(vs.grid, lat, lon);
-    if (!idx) throw new TileError('OUTSIDE_GRID', `point ${lat}, ${lon} is outside the ${product} grid`, { product });
-    const tb = this.tb;
-    if (timeMs !== null && !bracketTime(vs.timesMs, timeMs, tb)) {
-      const t = vs.manifest.times;
-      const range = t.length ? `${t[0]} to ${t[t.length - 1]}` : 'no times';
-      throw new TileError('TIME_OUT_OF_RANGE', `time ${isoOrRaw(timeMs)} is outside the ${product} data (${range})`, { product, from: t[0], to: t[t.length - 1] });
+    const e = this.entryOf(product);
+    const vs = e?.state;
+    if (!e || !vs) throw new TileError('PRODUCT_NOT_PUBLISHED', `no data published yet for product '${product}'`, { product });
+    const pt = e.point;
+    if (!pt.holds(vs, lat, lon) && !pt.locate(vs, lat, lon)) {
+      throw new TileError('OUTSIDE_GRID', `point ${lat}, ${lon} is outside the ${product} grid`, { product });
     }
-    const nb = bilinearNeighbourhood(idx.x, idx.y, vs.grid.nx, vs.grid.ny, this.nb);
-    const { cy, cx, ncx } = vs;
-    const plane = cy * cx;
-    const ci = this.chunkIdx;
-    const off = this.cellOff;
-    for (let k = 0; k < 4; k++) {
-      const i = k & 1 ? nb.i1 : nb.i0;
-      const j = k & 2 ? nb.j1 : nb.j0;
-      const ty = (j / cy) | 0;
-      const tx = (i / cx) | 0;
-      ci[k] = ty * ncx + tx;
-      off[k] = (j - ty * cy) * cx + (i - tx * cx);
+    const list = variableList(vs, variables ?? (timeMs === null ? vs.staticNames : vs.allNames));
+    let k0 = 0;
+    let k1 = 0;
+    let w = 0;
+    if (timeMs !== null) {
+      const tm = e.time;
+      if (!tm.holds(vs, timeMs) && !tm.bracket(vs, timeMs)) {
+        const t = vs.manifest.times;
+        const range = t.length ? `${t[0]} to ${t[t.length - 1]}` : 'no times';
+        throw new TileError('TIME_OUT_OF_RANGE', `time ${isoOrRaw(timeMs)} is outside the ${product} data (${range})`, { product, from: t[0], to: t[t.length - 1] });
+      }
+      k0 = tm.k0;
+      k1 = tm.k1;
+      w = tm.w;
+    } else if (list.firstTimeVarying !== null) {
+      throw new RangeError(`tiles/${product}: '${list.firstTimeVarying}' varies in time, a time is required`);
     }
 
-    const names = variables ?? (timeMs === null ? vs.staticNames : vs.allNames);
-    const values: Record<string, number | null> = {};
+    // The blocks of the four neighbours, for each kind the list reads.
+    const bl = this.blocks;
     let complete = true;
-    for (let n = 0; n < names.length; n++) {
-      const name = names[n]!;
-      const v = vs.vars.get(name);
-      if (!v) {
-        values[name] = null;
-        continue;
-      }
-      if (!v.isStatic && timeMs === null) throw new RangeError(`tiles/${product}: '${name}' varies in time, a time is required`);
-      if (!this.resolveChunks(vs, v, missing, loaded)) {
+    for (let kind = 0; kind < BLOCK_KINDS; kind++) {
+      if ((list.kinds & (1 << kind)) === 0) continue;
+      if (!this.neighbourBlocks(vs, kind, pt, missing, loaded)) {
         complete = false;
         if (!missing) return undefined;
-        continue;
       }
-      values[name] = v.isStatic ? this.interpolate(v, 0, 0, 0) : this.interpolate(v, tb.k0 * plane, tb.k1 * plane, tb.w);
     }
     if (!complete) return undefined;
-    return { time: timeMs === null ? (vs.manifest.times[0] ?? vs.manifest.published) : new Date(timeMs).toISOString(), values };
-  }
 
-  /** Fill this.chunks for the four neighbours; false (and requests queued) when one is not cached. */
-  private resolveChunks(vs: VersionState, v: VarState, missing: ChunkRequest[] | null, loaded: Map<number, ChunkData> | null): boolean {
-    const base = vs.idBase + v.index * vs.nChunks;
-    let ok = true;
-    for (let k = 0; k < 4; k++) {
-      const c = this.chunkIdx[k]!;
-      let data: ChunkData | undefined;
-      for (let p = 0; p < k; p++) if (this.chunkIdx[p] === c) data = this.chunks[p];
-      if (!data) {
-        const id = base + c;
-        data = this.cache.get(id) ?? loaded?.get(id);
-        if (!data) {
-          ok = false;
-          if (!missing) return false;
-          if (!missing.some((r) => r.id === id)) missing.push(this.request(vs, v, c, id));
-        }
+    // Pass 1: gather the raw values of every variable (the loads overlap); pass 2: compute.
+    const names = list.names;
+    const vars = list.vars;
+    const off = pt.cellOff;
+    if (this.raw.length < 8 * vars.length) this.raw = new Float64Array(8 * vars.length);
+    const raw = this.raw;
+    const nT = vs.nTimes;
+    for (let n = 0; n < vars.length; n++) {
+      const v = vars[n]!;
+      if (v === null) continue;
+      const b = 4 * v.kind;
+      const nm = vs.members[v.kind]!.length;
+      const m = v.member;
+      if (v.int16) {
+        if (v.isStatic) gatherInt16(bl[b] as Int16Array, bl[b + 1] as Int16Array, bl[b + 2] as Int16Array, bl[b + 3] as Int16Array, off, nm, m, m, 0, raw, 8 * n);
+        else gatherInt16(bl[b] as Int16Array, bl[b + 1] as Int16Array, bl[b + 2] as Int16Array, bl[b + 3] as Int16Array, off, nT * nm, k0 * nm + m, k1 * nm + m, w, raw, 8 * n);
+      } else if (v.isStatic) {
+        gatherFloat32(bl[b] as Float32Array, bl[b + 1] as Float32Array, bl[b + 2] as Float32Array, bl[b + 3] as Float32Array, off, nm, m, m, 0, raw, 8 * n);
+      } else {
+        gatherFloat32(bl[b] as Float32Array, bl[b + 1] as Float32Array, bl[b + 2] as Float32Array, bl[b + 3] as Float32Array, off, nT * nm, k0 * nm + m, k1 * nm + m, w, raw, 8 * n);
       }
-      this.chunks[k] = data;
     }
-    return ok;
+    const values = { ...list.template };
+    const nw = pt.weights;
+    for (let n = 0; n < vars.length; n++) {
+      const v = vars[n]!;
+      if (v === null) continue;
+      const wt = v.isStatic ? 0 : w;
+      values[names[n]!] = v.int16 ? rawToValueInt16(raw, 8 * n, wt, v.scale, v.offset, nw) : rawToValueFloat32(raw, 8 * n, wt, nw);
+    }
+    return { time: timeMs === null ? (vs.manifest.times[0] ?? vs.manifest.published) : this.isoOf(timeMs), values };
   }
 
-  private request(vs: VersionState, v: VarState, c: number, id: number): ChunkRequest {
+  /** this.blocks[4·kind + k] = the block of neighbour k; false when one is not available (requests queued with `missing`). */
+  private neighbourBlocks(vs: VersionState, kind: number, pt: PointMemo, missing: BlockRequest[] | null, loaded: Map<number, ChunkData> | null): boolean {
+    const ci = pt.chunkIdx;
+    const bl = this.blocks;
+    const b = 4 * kind;
+    const d0 = this.block(vs, kind, ci[0]!, missing, loaded);
+    if (pt.oneChunk) {
+      bl[b] = bl[b + 1] = bl[b + 2] = bl[b + 3] = d0;
+      return d0 !== undefined;
+    }
+    const d1 = ci[1] === ci[0] ? d0 : this.block(vs, kind, ci[1]!, missing, loaded);
+    const d2 = ci[2] === ci[0] ? d0 : this.block(vs, kind, ci[2]!, missing, loaded);
+    const d3 = ci[3] === ci[2] ? d2 : ci[3] === ci[1] ? d1 : this.block(vs, kind, ci[3]!, missing, loaded);
+    bl[b] = d0;
+    bl[b + 1] = d1;
+    bl[b + 2] = d2;
+    bl[b + 3] = d3;
+    return d0 !== undefined && d1 !== undefined && d2 !== undefined && d3 !== undefined;
+  }
+
+  /**
+   * Block (kind, spatial chunk c): from the version's front table, else the
+   * cache (then kept in the table), else this load's `loaded`; when none has
+   * it, undefined and (with `missing`) a load request queued. While loading,
+   * every block found is pinned in `loaded`, so the loads of one round cannot
+   * evict what the round found in the cache.
+   */
+  private block(vs: VersionState, kind: number, c: number, missing: BlockRequest[] | null, loaded: Map<number, ChunkData> | null): ChunkData | undefined {
+    const slot = kind * vs.nChunks + c;
+    const id = vs.idBase + slot;
+    let data = vs.slots[slot];
+    if (data !== undefined) {
+      // Keep the LRU's order meaningful without updating it on every read: once a second per block.
+      if (vs.slotTouchedS[slot] !== this.nowS) {
+        vs.slotTouchedS[slot] = this.nowS;
+        this.cache.get(id);
+      }
+    } else {
+      data = this.cache.get(id);
+      if (data !== undefined) {
+        vs.slots[slot] = data;
+        vs.slotTouchedS[slot] = this.nowS;
+      }
+    }
+    if (loaded === null) return data;
+    if (data !== undefined) {
+      loaded.set(id, data);
+      return data;
+    }
+    data = loaded.get(id);
+    if (data === undefined && missing && !missing.some((r) => r.id === id)) missing.push(this.request(vs, kind, c, id));
+    return data;
+  }
+
+  /** The cache dropped block `id`: clear its slot in the live version holding it (replaced versions go with their state). */
+  private dropSlot(id: number): void {
+    for (const e of this.products.values()) {
+      const vs = e.state;
+      if (vs && id >= vs.idBase && id < vs.idBase + vs.slots.length) {
+        vs.slots[id - vs.idBase] = undefined;
+        return;
+      }
+    }
+  }
+
+  private request(vs: VersionState, kind: number, c: number, id: number): BlockRequest {
     const ty = Math.floor(c / vs.ncx);
     const tx = c - ty * vs.ncx;
-    const key = v.isStatic ? `${ty}.${tx}` : `0.${ty}.${tx}`;
-    return { id, file: join(v.dir, key), int16: v.int16, length: (v.isStatic ? 1 : vs.nTimes) * vs.cy * vs.cx, zstd: v.zstd, shuffle: v.shuffle };
+    const isStatic = kindIsStatic(kind);
+    const key = isStatic ? `${ty}.${tx}` : `0.${ty}.${tx}`;
+    return {
+      id,
+      int16: kindIsInt16(kind),
+      files: vs.members[kind]!.map((v) => ({ file: join(v.dir, key), zstd: v.zstd, shuffle: v.shuffle })),
+      steps: isStatic ? 1 : vs.nTimes,
+      plane: vs.cy * vs.cx,
+    };
   }
 
-  /** Bilinear + linear-in-time value from this.chunks; o0/o1 are the plane offsets of the bracketing steps. */
-  private interpolate(v: VarState, o0: number, o1: number, w: number): number | null {
-    const ch = this.chunks;
-    const off = this.cellOff;
-    const a0 = cell(ch[0]!, o0 + off[0]!, o1 + off[0]!, w, v);
-    const a1 = cell(ch[1]!, o0 + off[1]!, o1 + off[1]!, w, v);
-    const a2 = cell(ch[2]!, o0 + off[2]!, o1 + off[2]!, w, v);
-    const a3 = cell(ch[3]!, o0 + off[3]!, o1 + off[3]!, w, v);
-    return combineNeighbours(a0, a1, a2, a3, this.nb.w);
+  /** ISO 8601 of a sample time, remembering the last two. */
+  private isoOf(ms: number): string {
+    if (ms === this.isoMs0) return this.iso0;
+    if (ms === this.isoMs1) return this.iso1;
+    this.isoMs1 = this.isoMs0;
+    this.iso1 = this.iso0;
+    this.isoMs0 = ms;
+    this.iso0 = new Date(ms).toISOString();
+    return this.iso0;
   }
-}
-
-/** One neighbour's unpacked, time-interpolated value; NaN when missing. */
-function cell(data: ChunkData, p0: number, p1: number, w: number, v: VarState): number {
-  const r0 = data[p0]!;
-  const r1 = w === 0 ? r0 : data[p1]!;
-  if (v.int16) {
-    if (r0 === INT16_FILL || r1 === INT16_FILL) return NaN;
-    return lerpTime(r0 * v.scale + v.offset, r1 * v.scale + v.offset, w);
-  }
-  return lerpTime(r0, r1, w);
 }
 
 function isoOrRaw(ms: number): string {

@@ -1,12 +1,17 @@
 /**
  * What the point reader derives once per published version from its
  * manifest, so that a lookup does only arithmetic: parsed times, chunk
- * geometry, per-variable unpacking and a numeric chunk-id range.
+ * geometry, per-variable unpacking and block membership (./block.ts), a
+ * numeric block-id range, and the variable lists callers ask for, resolved
+ * (./variable-list.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GridDef } from '../geo/grid.js';
+import { BLOCK_KINDS, blockKind } from './block.js';
+import type { ChunkData } from './chunk-cache.js';
 import type { Manifest } from './manifest.js';
+import { resolveList, type VariableList } from './variable-list.js';
 
 export interface VarState {
   name: string;
@@ -20,6 +25,9 @@ export interface VarState {
   /** Codec pipeline from the variable's `.zarray`: zstd or none, then byte shuffle (element size, 0 = none). */
   zstd: boolean;
   shuffle: number;
+  /** Its block kind (./block.ts) and position among that kind's variables. */
+  kind: number;
+  member: number;
 }
 
 export interface VersionState {
@@ -35,11 +43,26 @@ export interface VersionState {
   ncx: number;
   nChunks: number;
   vars: Map<string, VarState>;
+  /** Per block kind, its variables in member order. */
+  members: VarState[][];
   /** Default variable lists: all of them (with a time), the static ones (without). */
   allNames: readonly string[];
   staticNames: readonly string[];
-  /** Chunk (variable v, tile c) has cache id idBase + v × nChunks + c. */
+  /** Block (kind k, tile c) has cache id idBase + k × nChunks + c. */
   idBase: number;
+  /**
+   * Front table of the cache for this version: slot id − idBase holds the
+   * block while the cache holds it (tiles/reader.ts fills it on a cache hit
+   * and clears it when the cache evicts), so a warm lookup indexes an array
+   * instead of updating the LRU.
+   */
+  slots: (ChunkData | undefined)[];
+  /** Second (epoch) in which each slot last refreshed its chunk's LRU recency. */
+  slotTouchedS: Float64Array;
+  /** Variable lists recently asked for, resolved (see {@link variableList}). */
+  lists: VariableList[];
+  /** Next entry of `lists` to replace. */
+  listCursor: number;
 }
 
 interface ZArrayDoc {
@@ -86,20 +109,30 @@ export function versionState(productDir: string, m: Manifest, idBase: number): V
   const dir = join(productDir, m.version);
   const pipeline = codecs(dir, m);
   const vars = new Map<string, VarState>();
+  const members: VarState[][] = Array.from({ length: BLOCK_KINDS }, () => []);
   Object.entries(m.variables).forEach(([name, v], index) => {
     const int16 = v.dtype === 'int16';
-    vars.set(name, {
+    const isStatic = v.static === true;
+    const kind = blockKind(int16, isStatic);
+    const state: VarState = {
       name,
       index,
-      isStatic: v.static === true,
+      isStatic,
       int16,
       scale: int16 ? (v.scale_factor ?? 1) : 1,
       offset: int16 ? (v.add_offset ?? 0) : 0,
       dir: join(dir, name),
       ...pipeline.get(name)!,
-    });
+      kind,
+      member: members[kind]!.length,
+    };
+    vars.set(name, state);
+    members[kind]!.push(state);
   });
   const timesMs = Float64Array.from(m.times, (t) => Date.parse(t));
+  const span = idSpan({ nChunks });
+  const allNames = [...vars.keys()];
+  const staticNames = [...vars.values()].filter((v) => v.isStatic).map((v) => v.name);
   return {
     product: m.product,
     version: m.version,
@@ -112,13 +145,18 @@ export function versionState(productDir: string, m: Manifest, idBase: number): V
     ncx,
     nChunks,
     vars,
-    allNames: [...vars.keys()],
-    staticNames: [...vars.values()].filter((v) => v.isStatic).map((v) => v.name),
+    members,
+    allNames,
+    staticNames,
     idBase,
+    slots: new Array<ChunkData | undefined>(span).fill(undefined),
+    slotTouchedS: new Float64Array(span),
+    lists: [resolveList({ vars }, allNames), resolveList({ vars }, staticNames)],
+    listCursor: 0,
   };
 }
 
 /** Number of ids a version reserves. */
-export function idSpan(vs: VersionState): number {
-  return Math.max(1, vs.vars.size) * vs.nChunks;
+export function idSpan(vs: Pick<VersionState, 'nChunks'>): number {
+  return BLOCK_KINDS * vs.nChunks;
 }

@@ -34,34 +34,37 @@ export interface FreeInputs {
   demElevationM: number | null;
 }
 
-function value(sample: PointSample, name: string): number | null {
-  const v = sample.values[name];
+/** A finite value or null (absent and NaN count as missing). */
+function finite(v: number | null | undefined): number | null {
   return v === undefined || v === null || !Number.isFinite(v) ? null : v;
 }
 
 export function assembleFreeFields(inp: FreeInputs): FreeFields {
+  // Named reads (not values[name] through a helper): the tile store gives every
+  // sample of one variable list the same shape, so these loads stay monomorphic.
   const s = inp.now;
-  const gridTempC = value(s, 'temperature_2m');
-  const correction = altitudeCorrection(value(s, 'elevation'), inp.altM, inp.demElevationM);
+  const vals = s.values;
+  const gridTempC = finite(vals.temperature_2m);
+  const correction = altitudeCorrection(finite(vals.elevation), inp.altM, inp.demElevationM);
   const tempC = correctTemperature(gridTempC, correction);
   const pastC = correctTemperature(inp.pastTempC, correction);
   const moisture = moistureAtPoint(
-    { gridTempC, gridDewPointC: value(s, 'dew_point_2m'), gridRhPct: value(s, 'relative_humidity_2m') },
+    { gridTempC, gridDewPointC: finite(vals.dew_point_2m), gridRhPct: finite(vals.relative_humidity_2m) },
     tempC,
   );
 
-  const u = value(s, 'wind_u_10m');
-  const v = value(s, 'wind_v_10m');
+  const u = finite(vals.wind_u_10m);
+  const v = finite(vals.wind_v_10m);
   const wind = u !== null && v !== null ? windFromComponents(u, v) : null;
-  const gustMs = value(s, 'wind_gust_10m');
+  const gustMs = finite(vals.wind_gust_10m);
   const direction = wind?.directionDeg ?? null;
 
   const cond = currentCondition(
     {
-      weatherCode: value(s, 'weather_code'),
-      cloudCoverPct: value(s, 'cloud_cover'),
-      precipitationMm: value(s, 'precipitation'),
-      snowfallFraction: value(s, 'snowfall_fraction'),
+      weatherCode: finite(vals.weather_code),
+      cloudCoverPct: finite(vals.cloud_cover),
+      precipitationMm: finite(vals.precipitation),
+      snowfallFraction: finite(vals.snowfall_fraction),
     },
     isDaytime(new Date(inp.validTimeMs), inp.lat, inp.lon),
   );
@@ -73,7 +76,7 @@ export function assembleFreeFields(inp: FreeInputs): FreeFields {
     temperature_source: temperatureSource({ product: inp.product, resolution: inp.resolution, correction, sample: inp.sample }),
     dew_point: roundOrNull(moisture.dewPointC, DECIMALS.dew_point),
     humidity: roundOrNull(moisture.humidityPct, DECIMALS.humidity),
-    pressure_msl: roundOrNull(value(s, 'pressure_msl'), DECIMALS.pressure_msl),
+    pressure_msl: roundOrNull(finite(vals.pressure_msl), DECIMALS.pressure_msl),
     wind_speed: wind ? roundOrNull(wind.speedKmh, DECIMALS.wind_speed) : null,
     // 359.6° rounds to 360, which is north: report it as 0.
     wind_direction: direction === null ? null : roundTo(direction, DECIMALS.wind_direction) % 360,

@@ -57,15 +57,11 @@ const ELEVATION = ['elevation'] as const;
 const PAST_OPTIONAL: readonly TileErrorCode[] = ['TIME_OUT_OF_RANGE'];
 const DEM_OPTIONAL: readonly TileErrorCode[] = ['PRODUCT_NOT_PUBLISHED', 'OUTSIDE_GRID'];
 
-type Lookup<R> = (product: string, lat: number, lon: number, timeMs: number | null, vars: readonly string[]) => R;
-
 export class WeatherService {
   readonly product: string;
   readonly demProduct: string;
   private readonly clock: () => number;
   private info: VersionInfo | null = null;
-  private readonly trySample: Lookup<PointSample | undefined>;
-  private readonly sample: Lookup<Promise<PointSample>>;
 
   constructor(
     private readonly tiles: TileStore,
@@ -74,32 +70,44 @@ export class WeatherService {
     this.clock = opts.clock ?? Date.now;
     this.product = opts.product ?? 'nwp';
     this.demProduct = opts.demProduct ?? 'dem';
-    this.trySample = (p, la, lo, t, v) => tiles.trySample(p, la, lo, t, v);
-    this.sample = (p, la, lo, t, v) => tiles.sample(p, la, lo, t, v);
   }
 
-  /** The Free fields from cached chunks only; undefined when something must be loaded first. Throws ApiError. */
+  /**
+   * The Free fields from cached chunks only; undefined when something must be
+   * loaded first. Throws ApiError. (The hot path: direct calls, no closures;
+   * the variable lists are per-version constants, which the tile store
+   * resolves once.)
+   */
   tryObserve(q: PointQuery): FreeFields | undefined {
-    const look = this.trySample;
+    const tiles = this.tiles;
     const t = q.timeMs ?? this.clock();
     const info = this.versionInfo(q);
     let now: PointSample | undefined;
     try {
-      now = look(this.product, q.lat, q.lon, t, info.plan.primary);
+      now = tiles.trySample(this.product, q.lat, q.lon, t, info.plan.primary);
     } catch (err) {
       throw mapTileError(err, { timeRequested: q.timeMs !== undefined });
     }
     if (!now) return undefined;
     if (info.plan.conditionFallback.length > 0 && !isUsableProductCode(now.values.weather_code)) {
-      const extra = look(this.product, q.lat, q.lon, t, info.plan.conditionFallback);
+      const extra = tiles.trySample(this.product, q.lat, q.lon, t, info.plan.conditionFallback);
       if (!extra) return undefined;
       Object.assign(now.values, extra.values);
     }
-    const past = optional(() => look(this.product, q.lat, q.lon, t - TREND_MS, TREND_VARIABLES), PAST_OPTIONAL);
+    let past: PointSample | null | undefined;
+    try {
+      past = tiles.trySample(this.product, q.lat, q.lon, t - TREND_MS, TREND_VARIABLES);
+    } catch (err) {
+      past = optionalInput(err, PAST_OPTIONAL);
+    }
     if (past === undefined) return undefined;
     let dem: PointSample | null | undefined = null;
     if (q.altM === undefined) {
-      dem = optional(() => look(this.demProduct, q.lat, q.lon, null, ELEVATION), DEM_OPTIONAL);
+      try {
+        dem = tiles.trySample(this.demProduct, q.lat, q.lon, null, ELEVATION);
+      } catch (err) {
+        dem = optionalInput(err, DEM_OPTIONAL);
+      }
       if (dem === undefined) return undefined;
     }
     return this.assemble(q, t, info, now, past, dem);
@@ -109,20 +117,32 @@ export class WeatherService {
   async observe(q: PointQuery): Promise<FreeFields> {
     const warm = this.tryObserve(q);
     if (warm) return warm;
-    const load = this.sample;
+    const tiles = this.tiles;
     const t = q.timeMs ?? this.clock();
     const info = this.versionInfo(q);
     let now: PointSample;
     try {
-      now = await load(this.product, q.lat, q.lon, t, info.plan.primary);
+      now = await tiles.sample(this.product, q.lat, q.lon, t, info.plan.primary);
     } catch (err) {
       throw mapTileError(err, { timeRequested: q.timeMs !== undefined });
     }
     if (info.plan.conditionFallback.length > 0 && !isUsableProductCode(now.values.weather_code)) {
-      Object.assign(now.values, (await load(this.product, q.lat, q.lon, t, info.plan.conditionFallback)).values);
+      Object.assign(now.values, (await tiles.sample(this.product, q.lat, q.lon, t, info.plan.conditionFallback)).values);
     }
-    const past = await optionalAsync(() => load(this.product, q.lat, q.lon, t - TREND_MS, TREND_VARIABLES), PAST_OPTIONAL);
-    const dem = q.altM === undefined ? await optionalAsync(() => load(this.demProduct, q.lat, q.lon, null, ELEVATION), DEM_OPTIONAL) : null;
+    let past: PointSample | null;
+    try {
+      past = await tiles.sample(this.product, q.lat, q.lon, t - TREND_MS, TREND_VARIABLES);
+    } catch (err) {
+      past = optionalInput(err, PAST_OPTIONAL);
+    }
+    let dem: PointSample | null = null;
+    if (q.altM === undefined) {
+      try {
+        dem = await tiles.sample(this.demProduct, q.lat, q.lon, null, ELEVATION);
+      } catch (err) {
+        dem = optionalInput(err, DEM_OPTIONAL);
+      }
+    }
     return this.assemble(q, t, info, now, past, dem);
   }
 
@@ -156,21 +176,8 @@ export class WeatherService {
   }
 }
 
-/** Run a lookup; the listed TileError codes become null (that input is optional). */
-function optional<R>(fn: () => R, codes: readonly TileErrorCode[]): R | null {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof TileError && codes.includes(err.code)) return null;
-    throw err;
-  }
-}
-
-async function optionalAsync<R>(fn: () => Promise<R>, codes: readonly TileErrorCode[]): Promise<R | null> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof TileError && codes.includes(err.code)) return null;
-    throw err;
-  }
+/** A lookup's error: null when it is a TileError with one of `codes` (that input is optional), else rethrown. */
+function optionalInput(err: unknown, codes: readonly TileErrorCode[]): null {
+  if (err instanceof TileError && codes.includes(err.code)) return null;
+  throw err;
 }

@@ -1,0 +1,65 @@
+/**
+ * A caller's list of variable names resolved against one published version:
+ * the VarStates, which block kinds it reads, and a result template. Lookups
+ * cache these per version by the array's identity, so callers that pass the
+ * same constant array on every request pay the name lookups once per
+ * version.
+ */
+import type { VarState, VersionState } from './version-state.js';
+
+export interface VariableList {
+  /** The caller's array: its identity is the cache key. */
+  names: readonly string[];
+  /** Its content when resolved, so that an array changed in place is resolved again. */
+  copy: readonly string[];
+  /** Per name its variable, or null when the version does not carry it (value null). */
+  vars: (VarState | null)[];
+  /** Bit k set: the list reads blocks of kind k (./block.ts). */
+  kinds: number;
+  /** First time-varying variable of the list (a lookup without a time refuses it), or null. */
+  firstTimeVarying: string | null;
+  /** `{name: null, ...}` in list order: lookups clone it, so every result has one shape. */
+  template: Record<string, number | null>;
+}
+
+/** Resolved lists kept per version; callers use a handful of constant lists. */
+const LISTS_KEPT = 8;
+
+export function resolveList(vs: Pick<VersionState, 'vars'>, names: readonly string[]): VariableList {
+  const vars: (VarState | null)[] = [];
+  const template: Record<string, number | null> = {};
+  let kinds = 0;
+  let firstTimeVarying: string | null = null;
+  for (const name of names) {
+    const v = vs.vars.get(name) ?? null;
+    vars.push(v);
+    template[name] = null;
+    if (!v) continue;
+    kinds |= 1 << v.kind;
+    if (!v.isStatic && firstTimeVarying === null) firstTimeVarying = name;
+  }
+  return { names, copy: [...names], vars, kinds, firstTimeVarying, template };
+}
+
+function unchanged(l: VariableList, names: readonly string[]): boolean {
+  const copy = l.copy;
+  if (copy.length !== names.length) return false;
+  for (let k = 0; k < copy.length; k++) if (copy[k] !== names[k]) return false;
+  return true;
+}
+
+/** `names` resolved against `vs`, from the version's few cached lists (replaced round-robin; the content is compared too). */
+export function variableList(vs: VersionState, names: readonly string[]): VariableList {
+  const lists = vs.lists;
+  for (let k = 0; k < lists.length; k++) {
+    const l = lists[k]!;
+    if (l.names === names) return unchanged(l, names) ? l : (lists[k] = resolveList(vs, names));
+  }
+  const l = resolveList(vs, names);
+  if (lists.length < LISTS_KEPT) lists.push(l);
+  else {
+    lists[vs.listCursor] = l;
+    vs.listCursor = (vs.listCursor + 1) % LISTS_KEPT;
+  }
+  return l;
+}
