@@ -1,7 +1,6 @@
 /**
  * The benchmark calls weather.php as a client would: with a real API key.
- * This creates a key (Business by default, as the benchmark's figures are
- * quoted; `BENCH_PLAN=free|developer|business`) in the embedded key store
+ * This creates keys (one per plan measured, `BENCH_PLANS`) in the embedded key store
  * of the bench data directory (`<dataDir>/keys.json`, through the same
  * services the server and the `keys` CLI use) and gives the access
  * environment that raises every plan's quotas far above what a run can
@@ -31,11 +30,17 @@ export function benchAccessEnv(dataDir: string): NodeJS.ProcessEnv {
   return env;
 }
 
-/** The plan of the benchmark's key: BENCH_PLAN, default business. */
-export function benchPlan(env: NodeJS.ProcessEnv = process.env): Plan {
-  const p = (env.BENCH_PLAN ?? 'business').trim().toLowerCase();
-  if (!(PLANS as readonly string[]).includes(p)) throw new Error(`BENCH_PLAN=${env.BENCH_PLAN}: expected one of ${PLANS.join(', ')}`);
-  return p as Plan;
+/**
+ * The plans weather.php is measured with: BENCH_PLANS (comma-separated),
+ * default business (Free + Developer fields, what a paying client gets)
+ * then free (the Free fields alone, issue 2's field set).
+ */
+export function benchPlans(env: NodeJS.ProcessEnv = process.env): Plan[] {
+  const raw = env.BENCH_PLANS ?? 'business,free';
+  const plans = raw.split(',').map((p) => p.trim().toLowerCase()).filter((p) => p !== '');
+  for (const p of plans) if (!(PLANS as readonly string[]).includes(p)) throw new Error(`BENCH_PLANS=${raw}: '${p}' is not one of ${PLANS.join(', ')}`);
+  if (plans.length === 0) throw new Error(`BENCH_PLANS=${raw}: no plan`);
+  return plans as Plan[];
 }
 
 /** Create an API key of `plan` in `dataDir`'s embedded key store; returns the key (sent as X-API-Key). */

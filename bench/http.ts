@@ -12,6 +12,7 @@ import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { buildApp } from '../api/app.js';
+import type { Plan } from '../api/access/contract.js';
 import type { PointQuery } from '../api/weather/observe.js';
 import { TileStore } from '../tiles/reader.js';
 import { benchAccessEnv } from './api-key.js';
@@ -25,9 +26,11 @@ export interface HttpBenchOptions {
   seconds: number;
   connections: number;
   points: PointQuery[];
-  /** API key sent in X-API-Key to both servers (bench/api-key.ts). */
-  apiKey: string;
+  /** API keys (bench/api-key.ts), sent in X-API-Key: weather.php is measured once per key, the bare route with the first. */
+  keys: Array<{ plan: Plan; apiKey: string }>;
 }
+
+export type WeatherResult = LoadResult & { plan: Plan; elapsedMedianMs: number };
 
 export interface LoadResult {
   rps: number;
@@ -181,22 +184,30 @@ export async function load(
   };
 }
 
-async function measure(kind: ServerKind, opts: HttpBenchOptions, onBody?: (body: string) => void): Promise<LoadResult> {
+/** Load one server with one key: warm-up, then the measured window with the server's CPU time around it. */
+async function measureWith(
+  kind: ServerKind, child: ChildProcess, base: string, opts: HttpBenchOptions, apiKey: string, onBody?: (body: string) => void,
+): Promise<LoadResult> {
+  const path = kind === 'weather' ? '/api/v1/weather.php' : '/bare';
+  const paths = opts.points.map((p) => `${path}?${queryOf(p)}`);
+  await load(base, paths, apiKey, opts.connections, WARMUP_MS);
+  const cpu0 = await childCpuUs(child);
+  const r = await load(base, paths, apiKey, opts.connections, opts.seconds * 1000, onBody);
+  const cpu1 = await childCpuUs(child);
+  const answered = Math.max(1, r.requests + r.errors);
+  r.cpuUsPerRequest = (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / answered;
+  r.sysUsPerRequest = (cpu1.system - cpu0.system) / answered;
+  // Error answers are cheap: a run that measured mostly errors measured nothing.
+  if (r.errors > r.requests / 100) throw new Error(`bench ${kind}: ${r.errors} non-200 answers (${r.requests} OK); first: ${r.firstError}`);
+  if (r.errors > 0) console.log(`  (${kind}: ${r.errors} non-200 answers; first: ${r.firstError})`);
+  return r;
+}
+
+/** Start a server of `kind`, run `fn` against it, stop it. */
+async function withServer<R>(kind: ServerKind, opts: HttpBenchOptions, fn: (child: ChildProcess, base: string) => Promise<R>): Promise<R> {
   const { child, base } = await startChild(kind, opts.dataDir, opts.points);
   try {
-    const path = kind === 'weather' ? '/api/v1/weather.php' : '/bare';
-    const paths = opts.points.map((p) => `${path}?${queryOf(p)}`);
-    await load(base, paths, opts.apiKey, opts.connections, WARMUP_MS);
-    const cpu0 = await childCpuUs(child);
-    const r = await load(base, paths, opts.apiKey, opts.connections, opts.seconds * 1000, onBody);
-    const cpu1 = await childCpuUs(child);
-    const answered = Math.max(1, r.requests + r.errors);
-    r.cpuUsPerRequest = (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / answered;
-    r.sysUsPerRequest = (cpu1.system - cpu0.system) / answered;
-    // Error answers are cheap: a run that measured mostly errors measured nothing.
-    if (r.errors > r.requests / 100) throw new Error(`bench ${kind}: ${r.errors} non-200 answers (${r.requests} OK); first: ${r.firstError}`);
-    if (r.errors > 0) console.log(`  (${kind}: ${r.errors} non-200 answers; first: ${r.firstError})`);
-    return r;
+    return await fn(child, base);
   } finally {
     child.removeAllListeners('exit');
     const exited = new Promise((ok) => child.once('exit', ok));
@@ -205,15 +216,23 @@ async function measure(kind: ServerKind, opts: HttpBenchOptions, onBody?: (body:
   }
 }
 
-export async function runHttpBench(opts: HttpBenchOptions): Promise<{ bare: LoadResult; weather: LoadResult & { elapsedMedianMs: number } }> {
-  const elapsed: number[] = [];
-  const bare = await measure('bare', opts);
-  const weather = await measure('weather', opts, (body) => {
-    const e = (JSON.parse(body) as { elapsed_ms?: number }).elapsed_ms;
-    if (typeof e === 'number') elapsed.push(e);
+export async function runHttpBench(opts: HttpBenchOptions): Promise<{ bare: LoadResult; weather: WeatherResult[] }> {
+  if (opts.keys.length === 0) throw new Error('runHttpBench: no API key');
+  const bare = await withServer('bare', opts, (child, base) => measureWith('bare', child, base, opts, opts.keys[0]!.apiKey));
+  const weather = await withServer('weather', opts, async (child, base) => {
+    const out: WeatherResult[] = [];
+    for (const { plan, apiKey } of opts.keys) {
+      const elapsed: number[] = [];
+      const r = await measureWith('weather', child, base, opts, apiKey, (body) => {
+        const e = (JSON.parse(body) as { elapsed_ms?: number }).elapsed_ms;
+        if (typeof e === 'number') elapsed.push(e);
+      });
+      elapsed.sort((a, b) => a - b);
+      out.push({ ...r, plan, elapsedMedianMs: elapsed[Math.floor(elapsed.length / 2)] ?? NaN });
+    }
+    return out;
   });
-  elapsed.sort((a, b) => a - b);
-  return { bare, weather: { ...weather, elapsedMedianMs: elapsed[Math.floor(elapsed.length / 2)] ?? NaN } };
+  return { bare, weather };
 }
 
 if (process.argv[2] === '--bench-server') {

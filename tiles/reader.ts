@@ -5,28 +5,27 @@
  *
  * Version switches are atomic for readers: each lookup resolves the manifest
  * once and reads only that version's chunks. current.json is re-checked (one
- * stat) at most every `manifestCheckMs`.
+ * stat) at most every `manifestCheckMs` (./live-versions.ts).
  *
  * Hot-path shape (measured with `npm run bench`): a request asks the same
  * point several times (now, three hours back, the Developer inputs), so the
  * grid index, neighbourhood and chunk offsets of the last point and the time
- * bracket of the last two times are kept per product; variable lists are
- * resolved once per version (version-state.ts); cached chunks are read from
- * a per-version array in front of the LRU; the per-type kernels in
- * interpolate.ts keep element loads monomorphic.
+ * bracket of the last two times are kept per product (./point-memo.ts);
+ * variable lists are resolved once per version (./variable-list.ts); the
+ * cache holds blocks interleaving all variables of a spatial chunk
+ * (./block.ts), read through a per-version array in front of the LRU; the
+ * per-type kernels in ./interpolate.ts keep element loads monomorphic and
+ * gather every variable's raw values before computing any.
  */
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { productDir } from '../config/paths.js';
 import type { Manifest } from './manifest.js';
 import { TileError, type PointSample } from './types.js';
-import { readManifestSync } from './manifest-file.js';
-import { MANIFEST_FILE } from './layout.js';
-import { versionState, idSpan, type VersionState } from './version-state.js';
+import { LiveVersions, type ProductEntry } from './live-versions.js';
+import type { VersionState } from './version-state.js';
 import { variableList } from './variable-list.js';
 import { BLOCK_KINDS, kindIsInt16, kindIsStatic } from './block.js';
 import { ChunkCache, DEFAULT_CACHE_BYTES, type BlockRequest, type ChunkData } from './chunk-cache.js';
-import { PointMemo, TimeMemo } from './point-memo.js';
+import type { PointMemo } from './point-memo.js';
 import { gatherFloat32, gatherInt16, rawToValueFloat32, rawToValueInt16 } from './interpolate.js';
 
 export interface TileStoreOptions {
@@ -36,24 +35,11 @@ export interface TileStoreOptions {
   manifestCheckMs?: number;
 }
 
-interface ProductEntry {
-  state: VersionState | null;
-  checkedAt: number;
-  /** ino:mtime:size of the current.json the state came from. */
-  stamp: string;
-  /** The last point and times looked up in `state`. */
-  point: PointMemo;
-  time: TimeMemo;
-}
-
-const PRODUCT_NAME = /^[a-z0-9][a-z0-9_-]*$/;
 const MAX_LOAD_ROUNDS = 4;
 
 export class TileStore {
   private readonly cache: ChunkCache;
-  private readonly checkMs: number;
-  private readonly products = new Map<string, ProductEntry>();
-  private nextId = 0;
+  private readonly versions: LiveVersions;
   /** Date.now() / 1000 of the current lookup, whole seconds: chunk recency is refreshed at most once a second. */
   private nowS = 0;
   // Scratch of the synchronous lookup: neighbour blocks per kind, gathered raw values (8 per variable).
@@ -67,7 +53,7 @@ export class TileStore {
 
   constructor(readonly root: string, opts: TileStoreOptions = {}) {
     this.cache = new ChunkCache(opts.cacheBytes ?? DEFAULT_CACHE_BYTES, (id) => this.dropSlot(id));
-    this.checkMs = opts.manifestCheckMs ?? 1000;
+    this.versions = new LiveVersions(root, opts.manifestCheckMs ?? 1000);
   }
 
   /** The live manifest of `product`, or null when none is published. */
@@ -75,7 +61,17 @@ export class TileStore {
     return this.entryOf(product)?.state?.manifest ?? null;
   }
 
-  /** Decoded bytes and chunks held in the cache (for /healthz and the benchmark). */
+  /**
+   * The live version's valid times, ms since the epoch, ascending (parsed once
+   * per version; the array is shared with the reader: read it, do not change
+   * it); null when nothing is published. For callers that would otherwise
+   * parse `manifest(product).times` on every request.
+   */
+  timesMs(product: string): Float64Array | null {
+    return this.entryOf(product)?.state?.timesMs ?? null;
+  }
+
+  /** Decoded bytes and blocks held in the cache (for /healthz and the benchmark). */
   cacheStats(): { bytes: number; chunks: number } {
     return { bytes: this.cache.bytes, chunks: this.cache.size };
   }
@@ -105,47 +101,17 @@ export class TileStore {
       } catch (err) {
         // A vanished chunk file means the version was replaced and removed: re-read the manifest and retry.
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        const e = this.products.get(product);
-        if (e) e.checkedAt = -Infinity;
+        this.versions.recheck(product);
       }
     }
     throw new Error(`tiles/${product}: chunks kept disappearing while loading (the product is being republished and cleaned up faster than it can be read)`);
   }
 
-  /** The product's entry with its live version (re-checked at most every checkMs); undefined for an invalid name. */
+  /** The product's entry with its live version; undefined for an invalid name. */
   private entryOf(product: string): ProductEntry | undefined {
     const now = Date.now();
     this.nowS = Math.floor(now / 1000);
-    let e = this.products.get(product);
-    if (e && now - e.checkedAt < this.checkMs) return e;
-    if (!PRODUCT_NAME.test(product)) return undefined;
-    const dir = productDir(this.root, product);
-    const st = statSync(join(dir, MANIFEST_FILE), { throwIfNoEntry: false });
-    const stamp = st ? `${st.ino}:${st.mtimeMs}:${st.size}` : '';
-    if (!e) {
-      e = { state: null, checkedAt: now, stamp: '-', point: new PointMemo(), time: new TimeMemo() };
-      this.products.set(product, e);
-    }
-    e.checkedAt = now;
-    if (stamp === e.stamp) return e;
-    let m = st ? readManifestSync(dir) : null;
-    e.stamp = stamp;
-    if (!m) {
-      e.state = null;
-    } else if (!e.state || e.state.version !== m.version) {
-      let vs: VersionState;
-      try {
-        vs = versionState(dir, m, this.nextId);
-      } catch (err) {
-        // The version named a moment ago was replaced and removed meanwhile: take the newer manifest.
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !(m = readManifestSync(dir))) throw err;
-        e.stamp = '-';
-        vs = versionState(dir, m, this.nextId);
-      }
-      e.state = vs;
-      this.nextId += idSpan(vs);
-    }
-    return e;
+    return this.versions.entryOf(product, now);
   }
 
   private lookup(
@@ -278,13 +244,8 @@ export class TileStore {
 
   /** The cache dropped block `id`: clear its slot in the live version holding it (replaced versions go with their state). */
   private dropSlot(id: number): void {
-    for (const e of this.products.values()) {
-      const vs = e.state;
-      if (vs && id >= vs.idBase && id < vs.idBase + vs.slots.length) {
-        vs.slots[id - vs.idBase] = undefined;
-        return;
-      }
-    }
+    const vs = this.versions.holding(id);
+    if (vs) vs.slots[id - vs.idBase] = undefined;
   }
 
   private request(vs: VersionState, kind: number, c: number, id: number): BlockRequest {
