@@ -1,7 +1,7 @@
 /**
  * `condition` and `icon` of weather.php: from the product's WMO 4677
  * `weather_code` when it has one at the point, else a code derived from cloud
- * cover, precipitation and snow fraction (ingest/derive weatherCodeFromState);
+ * cover, precipitation and snow fraction (science/ weatherCodeFromState);
  * the icon's day/night variant from the Sun's elevation at the valid time.
  *
  * Day: apparent sunrise to sunset, i.e. geometric solar elevation above
@@ -13,7 +13,7 @@
  * nothing. Then the code is derived from the model state instead, and only
  * when that is impossible is the fractional code rounded.
  */
-import { solarPosition, weatherCodeFromState, weatherCondition } from '../../ingest/derive/index.js';
+import { solarPosition, weatherCodeFromState, weatherCondition } from '../../science/index.js';
 
 /** Distance from an integer beyond which a product code counts as a mix of codes. */
 const MIXED_CODE = 1e-3;

@@ -3,7 +3,7 @@
  * altitude-corrected temperature the response reports.
  *
  * Rule: keep the relative humidity of the grid, recompute the dew point from
- * the corrected temperature (Magnus inverse, ingest/derive dewPoint).
+ * the corrected temperature (Magnus inverse, science/ dewPoint).
  *
  * Why RH and not the dew point or the mixing ratio: observed vapour pressure
  * falls with height roughly as e(z) = e0·exp(−λz) with λ ≈ 0.33–0.42 km⁻¹
@@ -21,7 +21,7 @@
  * dew point is returned unchanged); else from its relative humidity; when the
  * product has neither, both fields are null.
  */
-import { dewPoint, relativeHumidity } from '../../ingest/derive/index.js';
+import { dewPoint, relativeHumidity } from '../../science/index.js';
 
 export interface GridMoisture {
   /** Interpolated grid temperature, °C. */

@@ -97,7 +97,7 @@ export const INDEX_VARIABLES = {
 
 export type IndexName = keyof typeof INDEX_VARIABLES;
 
-/** Frost-risk identifiers (ingest/derive FROST_RISK_LEVELS) in code order: the stored value is the index. */
+/** Frost-risk identifiers (science/ FROST_RISK_LEVELS) in code order: the stored value is the index. */
 export const FROST_RISK_CODES = ['none', 'low', 'moderate', 'high'] as const;
 
 /** Whether one input (a name, or 'a+b' meaning both) is present. */

@@ -1,6 +1,6 @@
 /**
  * FAO-56 hourly reference evapotranspiration (Allen et al. 1998, eq. 53) for
- * grid cells: ingest/derive `et0Hourly` with its per-period part taken out of
+ * grid cells: science/ `et0Hourly` with its per-period part taken out of
  * the cell loop. et0Hourly builds a Date, the day of year, the declination,
  * the seasonal correction and the Earth–Sun distance for every call; those
  * depend on the period only, so they are computed once per time step
@@ -21,7 +21,7 @@ import {
   sunsetHourAngle,
   SOLAR_CONSTANT_FAO56_MJ_PER_M2_MIN,
   windSpeed2mFao,
-} from '../derive/index.js';
+} from '../../science/index.js';
 
 /** Stefan–Boltzmann constant per hour, MJ K⁻⁴ m⁻² h⁻¹ (ASCE-EWRI 2005; as et0.ts). */
 const SIGMA_HOUR = 2.042e-10;
@@ -29,7 +29,7 @@ const SIGMA_HOUR = 2.042e-10;
 const LOW_SUN_RATIO = 0.7;
 /** sin of the solar elevation below which Rs/Rso is not used, 0.3 rad (FAO-56 p. 75; et0.ts). */
 const SIN_LOW_SUN = Math.sin(0.3);
-/** 10 m → 2 m wind factor of the FAO-56 log profile (eq. 47), ingest/derive windSpeed2mFao. */
+/** 10 m → 2 m wind factor of the FAO-56 log profile (eq. 47), science/ windSpeed2mFao. */
 const U2_FACTOR = windSpeed2mFao(1, 10);
 
 /** The period-only part of FAO-56 eq. 28 (extraterrestrial radiation over the period). */
@@ -116,7 +116,7 @@ export function et0Cell(p: Et0Period, c: Et0CellInput): number {
   const rn = 0.77 * rs - rnl;
   const g = rn > 0 ? 0.1 * rn : 0.5 * rn;
   const u2 = c.windSpeedMs * U2_FACTOR;
-  // Δ = 4098 e°(T)/(T + 237.3)² (FAO-56 eq. 13, ingest/derive saturationSlope) with e°(T) computed once.
+  // Δ = 4098 e°(T)/(T + 237.3)² (FAO-56 eq. 13, science/ saturationSlope) with e°(T) computed once.
   const delta = (4098 * e0) / (t + 237.3) ** 2;
   const gamma = psychrometricConstant(Number.isNaN(c.pressureKpa) ? pressureFromElevationKpa(c.elevationM) : c.pressureKpa);
   const et0 = (0.408 * delta * (rn - g) + gamma * ((37 * hours) / (t + 273)) * u2 * (e0 - ea)) / (delta + gamma * (1 + 0.34 * u2));

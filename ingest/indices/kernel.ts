@@ -1,6 +1,6 @@
 /**
  * The per-cell computation of the indices over one band of cells and every
- * time step: plain loops over typed arrays calling the ingest/derive library
+ * time step: plain loops over typed arrays calling the science/ library
  * once per cell and index. Runs in the calling thread or in a worker
  * (./worker.ts); both receive the same `BandJob` and return the same arrays.
  *
@@ -20,7 +20,7 @@ import {
   utciFromVapourPressure,
   uvIndex,
   uvIndexFromCosZenith,
-} from '../derive/index.js';
+} from '../../science/index.js';
 import { FROST_RISK_CODES, type IndexName } from './catalogue.js';
 import { et0Cell, et0Period } from './et0-cell.js';
 import { cosZenith, type CellCoords } from './sun.js';
@@ -99,7 +99,7 @@ export function computeBand(job: BandJob): BandResult {
         put(out.mean_radiant_temperature, at, mrt);
       }
       if (out.utci) {
-        // As ingest/derive utci(): e = es_Hardy(T)·RH/100. RH a little above 100 % (supersaturation,
+        // As science/ utci(): e = es_Hardy(T)·RH/100. RH a little above 100 % (supersaturation,
         // packing) counts as 100 %, as the WBGT and the read-time humidity do.
         const rhUtci = rh > 100 ? 100 : rh < 0 ? 0 : rh;
         out.utci[at] = utciFromVapourPressure(t, mrt, wind, (saturationVapourPressureHardyFast(t) * rhUtci) / 100);

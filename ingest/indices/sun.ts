@@ -15,7 +15,7 @@
  * radians (second-order error below 1e-9).
  */
 import { cellLatLon, type GridDef } from '../../geo/grid.js';
-import { solarGeometry } from '../derive/index.js';
+import { solarGeometry } from '../../science/index.js';
 
 const DEG = Math.PI / 180;
 /** Solar horizontal parallax 8.794″, radians (geo/solar.ts). */

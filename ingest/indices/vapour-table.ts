@@ -1,6 +1,6 @@
 /**
  * Hardy (1998) saturation vapour pressure, the one the UTCI polynomial uses
- * (ingest/derive saturationVapourPressureHardy), tabulated for the grid: the
+ * (science/ saturationVapourPressureHardy), tabulated for the grid: the
  * exact function costs seven powers, a logarithm and an exponential per call
  * (about 40 % of UTCI's time), while UTCI needs it once per cell and step.
  *
@@ -9,7 +9,7 @@
  * test/ingest/indices/vapour-table.test.ts), which moves UTCI by less than
  * 1e-5 K. Outside the table the exact function is called.
  */
-import { saturationVapourPressureHardy } from '../derive/index.js';
+import { saturationVapourPressureHardy } from '../../science/index.js';
 
 const T0_C = -60;
 const STEP_K = 0.005;

@@ -1,6 +1,6 @@
 /**
  * WBGT in the sun and in the shade for one grid cell: the composition of
- * ingest/derive `wbgt()` (Liljegren et al. 2008; WBGT = 0.7 Tnwb + 0.2 Tg +
+ * science/ `wbgt()` (Liljegren et al. 2008; WBGT = 0.7 Tnwb + 0.2 Tg +
  * 0.1 Ta) from the library's own parts, with differences that only save
  * time: the solar geometry is given (computed per instant, ./sun.ts), the air
  * state is prepared once for the four solutions (globe and wick, sun and
@@ -9,8 +9,8 @@
  * its evaluations. The roots are the same to the solver's tolerance, so the
  * result equals `wbgt()` called for the cell; test/ingest/indices checks it.
  */
-import { solarParameters, stabilityClass, windSpeedAt2m } from '../derive/index.js';
-import { dewPointBuck, globeSolarTerm, liljegrenAir, solveGlobe, solveWetBulb, wickSolarTerm } from '../derive/wbgt-physics.js';
+import { solarParameters, stabilityClass, windSpeedAt2m } from '../../science/index.js';
+import { dewPointBuck, globeSolarTerm, liljegrenAir, solveGlobe, solveWetBulb, wickSolarTerm } from '../../science/wbgt-physics.js';
 
 const KELVIN = 273.15;
 /** NWP wind height, m. */

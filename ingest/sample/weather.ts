@@ -29,7 +29,7 @@
  *   (derive lib weatherCodeFromState).
  */
 import type { RegularLatLonGrid } from '../../geo/grid.js';
-import { dewPoint, GRAVITY, R_DRY_AIR, saturationVapourPressure, solarGeometry, STEFAN_BOLTZMANN, weatherCodeFromState } from '../derive/index.js';
+import { dewPoint, GRAVITY, R_DRY_AIR, saturationVapourPressure, solarGeometry, STEFAN_BOLTZMANN, weatherCodeFromState } from '../../science/index.js';
 import { hash3, valueNoise } from './noise.js';
 import type { Terrain } from './terrain.js';
 

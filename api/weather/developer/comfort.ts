@@ -4,7 +4,7 @@
  *
  * The grid's mean radiant temperature (precomputed, ingest/indices) belongs
  * to the grid temperature: of its terms only the ground's longwave emission
- * L↑ = εs σ T⁴ depends on the air temperature (ingest/derive
+ * L↑ = εs σ T⁴ depends on the air temperature (science/
  * meanRadiantTemperature: Tmrt⁴ = (1/σ)[fa(L↓ + L↑) + …]). So the point's
  * Tmrt follows exactly by replacing that term:
  *
@@ -14,7 +14,7 @@
  * (fa εs)^¼ T). UTCI then takes the corrected temperature, that Tmrt, the
  * 10 m wind and the relative humidity (kept by the altitude correction).
  */
-import { meanRadiantTemperature, utci, utciCategory, utciCategoryLabelIt } from '../../../ingest/derive/index.js';
+import { meanRadiantTemperature, utci, utciCategory, utciCategoryLabelIt } from '../../../science/index.js';
 import { roundTo } from '../precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
 import { finite, value, type DeveloperInput } from './inputs.js';

@@ -1,12 +1,12 @@
 /**
  * `et0`: FAO-56 Penman–Monteith reference evapotranspiration of the hourly
- * form (eq. 53; ingest/derive et0Hourly) over the nwp step ending at the
+ * form (eq. 53; science/ et0Hourly) over the nwp step ending at the
  * valid time, recomputed at the point from the altitude-corrected
  * temperature and dew point, the interpolated shortwave radiation, the 10 m
  * wind, the point's elevation (clear-sky radiation) and station pressure,
  * and reported as a rate in mm per hour.
  */
-import { et0Hourly } from '../../../ingest/derive/index.js';
+import { et0Hourly } from '../../../science/index.js';
 import { roundTo } from '../precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
 import { finite, pointPressureHpa, stepHoursOf, value, type DeveloperInput } from './inputs.js';

@@ -1,10 +1,10 @@
 /**
- * `frost`: frost risk at the point (ingest/derive frostRisk, README "Frost
+ * `frost`: frost risk at the point (science/ frostRisk, README "Frost
  * method") from the altitude-corrected temperature, the relative humidity
  * kept by the correction (frost point), total cloud cover and 10 m wind
  * (ground cooling on clear, calm nights).
  */
-import { frostRisk } from '../../../ingest/derive/index.js';
+import { frostRisk } from '../../../science/index.js';
 import { roundOrNull, roundTo } from '../precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
 import { finite, value, type DeveloperInput } from './inputs.js';

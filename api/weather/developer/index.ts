@@ -6,7 +6,7 @@
  * computed from the altitude-corrected temperature the response reports and
  * the humidity kept by the correction (UTCI with the grid's mean radiant
  * temperature moved to that temperature; WBGT, frost and ET0 recomputed with
- * the ingest/derive library); the UV index depends on the Sun, ozone and
+ * the science/ library); the UV index depends on the Sun, ozone and
  * cloud only. `comfort` and `uv_index` are always present (Developer and
  * above); `wbgt`, `frost` and `et0` when their group is selected. A field is
  * null when its inputs are missing there or the index is undefined (README

@@ -3,7 +3,7 @@
  * derivations they share: the station pressure at the point's altitude and
  * the Sun's position for the radiation step.
  */
-import { pressureAtElevation, solarPosition, STANDARD_LAPSE_RATE_K_PER_M } from '../../../ingest/derive/index.js';
+import { pressureAtElevation, solarPosition, STANDARD_LAPSE_RATE_K_PER_M } from '../../../science/index.js';
 
 export interface DeveloperInput {
   /** Valid time of the values (the response's valid_time). */
@@ -50,7 +50,7 @@ export function value(inp: DeveloperInput, name: string): number | null {
 /**
  * Station pressure at the point, hPa: the grid's surface pressure moved from
  * the model orography to the point's elevation, else the mean-sea-level
- * pressure brought down to the point (hypsometric, ingest/derive
+ * pressure brought down to the point (hypsometric, science/
  * pressureAtElevation, mean temperature of the layer from the standard
  * lapse rate); the grid's surface pressure unchanged when the elevations are
  * unknown; null without any pressure.

@@ -7,7 +7,7 @@
  * index is undefined there, README "Developer fields").
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { FROST_RISK_LEVELS, UTCI_CATEGORIES, UV_CATEGORIES, WBGT_RISK_LEVELS } from '../../../ingest/derive/index.js';
+import { FROST_RISK_LEVELS, UTCI_CATEGORIES, UV_CATEGORIES, WBGT_RISK_LEVELS } from '../../../science/index.js';
 
 /** An object schema that may also be null (fast-json-stringify takes a type list without anyOf). */
 function nullable<T extends TSchema>(schema: T) {

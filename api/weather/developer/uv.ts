@@ -14,7 +14,7 @@ import {
   uvCategoryLabelIt,
   uvIndex,
   uvIndexClearSky,
-} from '../../../ingest/derive/index.js';
+} from '../../../science/index.js';
 import { roundTo } from '../precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
 import { cosZenithAt, radiationMidpoint, value, type DeveloperInput } from './inputs.js';

@@ -1,5 +1,5 @@
 /**
- * `wbgt`: WBGT in the sun and in the shade (Liljegren et al. 2008, ingest/derive
+ * `wbgt`: WBGT in the sun and in the shade (Liljegren et al. 2008, science/
  * wbgt) recomputed at the point from the altitude-corrected temperature, the
  * humidity kept by the correction, the station pressure at the point, the
  * 10 m wind and the interpolated shortwave radiation, with the Sun at the
@@ -7,7 +7,7 @@
  * risk level is that of the sun value: ISO 7243:2017 / NIOSH RAL for moderate
  * work (300 W), unacclimatised, in the classes of the Worklimate service.
  */
-import { wbgt, wbgtRisk, wbgtRiskLabelIt } from '../../../ingest/derive/index.js';
+import { wbgt, wbgtRisk, wbgtRiskLabelIt } from '../../../science/index.js';
 import { roundTo } from '../precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
 import { finite, pointPressureHpa, radiationMidpoint, value, type DeveloperInput } from './inputs.js';

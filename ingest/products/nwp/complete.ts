@@ -3,7 +3,7 @@
  * them directly. Each derivation runs only when its target is absent, and
  * reports itself as a note.
  */
-import { dewPoint, relativeHumidity, STEFAN_BOLTZMANN } from '../../derive/index.js';
+import { dewPoint, relativeHumidity, STEFAN_BOLTZMANN } from '../../../science/index.js';
 import type { VariableStack } from '../product.js';
 
 /**

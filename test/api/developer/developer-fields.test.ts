@@ -16,7 +16,7 @@ import {
   uvIndexClearSky,
   wbgt,
   wbgtRisk,
-} from '../../../ingest/derive/index.js';
+} from '../../../science/index.js';
 import {
   developerFields,
   developerResponseProperties,

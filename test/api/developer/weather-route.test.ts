@@ -11,7 +11,7 @@ import { FileKeyStore, keysFilePath } from '../../../api/access/key-store-file.j
 import { generateKey } from '../../../api/access/key-format.js';
 import type { Plan } from '../../../api/access/contract.js';
 import { TileStore } from '../../../tiles/reader.js';
-import { utci, relativeHumidity } from '../../../ingest/derive/index.js';
+import { utci, relativeHumidity } from '../../../science/index.js';
 import { withSampleTiles } from '../access/fixtures/api-process.js';
 
 describe('weather.php Developer fields', () => {

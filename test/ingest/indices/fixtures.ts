@@ -1,6 +1,6 @@
 /**
  * A small nwp stack with known, varied inputs for the index precomputation,
- * and the expected value of every index computed by calling the ingest/derive
+ * and the expected value of every index computed by calling the science/
  * library directly for each cell (its lat/lon from geo/grid.ts, the Sun at the
  * middle of the radiation step): an oracle independent of the grid kernel's
  * shortcuts (per-instant solar geometry, warm starts, the ET0 split).
@@ -16,7 +16,7 @@ import {
   uvIndex,
   uvIndexClearSky,
   wbgt,
-} from '../../../ingest/derive/index.js';
+} from '../../../science/index.js';
 import { FROST_RISK_CODES } from '../../../ingest/indices/catalogue.js';
 import type { VariableInput } from '../../../tiles/types.js';
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { assembleStack, toWriterInput } from '../../../ingest/assemble.js';
-import { frostRisk } from '../../../ingest/derive/index.js';
+import { frostRisk } from '../../../science/index.js';
 import { deriveIndices, FROST_RISK_CODES } from '../../../ingest/indices/index.js';
 import { selectGrid } from '../../../ingest/products/grid-choice.js';
 import { mapFields } from '../../../ingest/products/map-fields.js';

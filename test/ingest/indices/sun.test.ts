@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { solarPosition } from '../../../ingest/derive/index.js';
+import { solarPosition } from '../../../science/index.js';
 import { cellCoords, cosZenith, sunInstant } from '../../../ingest/indices/sun.js';
 import { periodHoursAt, stepTimings } from '../../../ingest/indices/timeline.js';
 

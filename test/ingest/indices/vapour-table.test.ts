@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { saturationVapourPressureHardy } from '../../../ingest/derive/index.js';
+import { saturationVapourPressureHardy } from '../../../science/index.js';
 import { saturationVapourPressureHardyFast } from '../../../ingest/indices/vapour-table.js';
 
 describe('tabulated Hardy saturation vapour pressure', () => {

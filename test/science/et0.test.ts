@@ -7,7 +7,7 @@ import {
   extraterrestrialRadiationPeriod,
   pressureFromElevationKpa,
   windSpeed2mFao,
-} from '../../../ingest/derive/index.js';
+} from '../../science/index.js';
 
 describe('FAO-56 building blocks', () => {
   it('reproduces FAO-56 Example 8 (Ra at 20°S on 3 September = 32.2 MJ/m²/day) and Example 9 (N = 11.7 h)', () => {

@@ -4,7 +4,7 @@ import {
   pressureAtElevation,
   seaLevelPressure,
   seaLevelPressureStandardLapse,
-} from '../../../ingest/derive/index.js';
+} from '../../science/index.js';
 
 describe('pressure', () => {
   it('reduces nothing at sea level and more for higher stations', () => {

@@ -1,5 +1,5 @@
 /**
- * The WBGT energy-balance solution (ingest/derive/wbgt-physics.ts): the
+ * The WBGT energy-balance solution (science/wbgt-physics.ts): the
  * factorised film coefficients equal wbgt.c's formulas, and the secant
  * solver finds the roots of wbgt.c's own (unfactorised) equations, checked
  * against bisection to 1e-9 K over a seeded random sample of conditions.
@@ -27,8 +27,8 @@ import {
   solveGlobe,
   solveWetBulb,
   viscosityAir,
-} from '../../../ingest/derive/wbgt-physics.js';
-import { solarParameters } from '../../../ingest/derive/index.js';
+} from '../../science/wbgt-physics.js';
+import { solarParameters } from '../../science/index.js';
 
 /** Seeded uniform generator (mulberry32), so that a failure reproduces. */
 function rng(seed: number): (lo: number, hi: number) => number {

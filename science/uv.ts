@@ -2,7 +2,7 @@
  * UV index: clear-sky value from the Sun's height and the ozone column
  * (Madronich 2007), cloud modification, and the WHO exposure categories.
  */
-import { solarPosition } from '../../geo/solar.js';
+import { solarPosition } from '../geo/solar.js';
 
 const DEG = Math.PI / 180;
 

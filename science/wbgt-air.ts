@@ -131,7 +131,7 @@ export function hCylinder(diameterM: number, tK: number, pressureHpa: number, sp
  *
  * The two non-integer powers of T are tabulated once, 150–450 K every
  * 0.05 K, and interpolated linearly (relative error < 1e-8, checked in
- * test/ingest/derive/wbgt-solver.test.ts); outside the table they are computed.
+ * test/science/wbgt-solver.test.ts); outside the table they are computed.
  */
 export interface FilmConstants {
   /** k/D · 2, for the sphere's conduction term. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EAQI_BANDS_2024, europeanAqi, europeanAqiLevel, europeanAqiSubIndex } from '../../../ingest/derive/index.js';
+import { EAQI_BANDS_2024, europeanAqi, europeanAqiLevel, europeanAqiSubIndex } from '../../science/index.js';
 
 describe('europeanAqi (EEA 2024 bands, continuous sub-index)', () => {
   it('maps each band edge to a multiple of 20', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pollenRisk } from '../../../ingest/derive/index.js';
+import { pollenRisk } from '../../science/index.js';
 
 describe('pollenRisk (AIA classes)', () => {
   it('starts each class at its lower edge', () => {

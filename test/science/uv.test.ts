@@ -8,7 +8,7 @@ import {
   uvIndex,
   uvIndexClearSky,
   uvIndexFromCosZenith,
-} from '../../../ingest/derive/index.js';
+} from '../../science/index.js';
 
 describe('uv index (Madronich 2007)', () => {
   it('is 12.5 for an overhead Sun and 300 DU, and scales with ozone^-1.23', () => {

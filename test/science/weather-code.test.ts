@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WEATHER_CODES, weatherCodeFromState, weatherCondition } from '../../../ingest/derive/index.js';
+import { WEATHER_CODES, weatherCodeFromState, weatherCondition } from '../../science/index.js';
 
 describe('weatherCondition', () => {
   it('covers the 28 codes of the Open-Meteo subset with unique snake_case conditions', () => {

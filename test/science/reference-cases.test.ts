@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { SCIENCE_CASES, describeShared, hasSharedData } from '../../support/shared-data.js';
-import * as d from '../../../ingest/derive/index.js';
+import { SCIENCE_CASES, describeShared, hasSharedData } from '../support/shared-data.js';
+import * as d from '../../science/index.js';
 
 interface Case {
   id: string;

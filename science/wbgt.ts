@@ -9,7 +9,7 @@
  * convention; it differs from ISO 7243's indoor form (0.7 Tnw + 0.3 Tg) and
  * from CNR-IBE biometeo.js wbgt_shade (0.7 Tnw + 0.3 Ta). See README.
  */
-import { solarGeometry } from '../../geo/solar.js';
+import { solarGeometry } from '../geo/solar.js';
 import { SOLAR_CONSTANT_LILJEGREN } from './constants.js';
 import { globeTemperature, wetBulbTemperature, type LiljegrenEnvironment } from './wbgt-physics.js';
 

@@ -5,8 +5,8 @@
 export * from './constants.js';
 export * from './humidity.js';
 export * from './weather-code.js';
-export { solarPosition, solarGeometry, cosSolarZenith, isDaytime } from '../../geo/solar.js';
-export type { SolarPosition, SolarGeometry } from '../../geo/solar.js';
+export { solarPosition, solarGeometry, cosSolarZenith, isDaytime } from '../geo/solar.js';
+export type { SolarPosition, SolarGeometry } from '../geo/solar.js';
 export * from './utci.js';
 export { UTCI_COEFFICIENTS, UTCI_EXPONENTS } from './utci-coefficients.js';
 export * from './mean-radiant-temperature.js';

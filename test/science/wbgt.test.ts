@@ -10,7 +10,7 @@ import {
   wbgtRiskLabelIt,
   windSpeedAt2m,
   type WbgtInput,
-} from '../../../ingest/derive/index.js';
+} from '../../science/index.js';
 
 const noon: WbgtInput = {
   time: new Date('2024-07-15T11:00:00Z'),

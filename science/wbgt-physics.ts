@@ -183,7 +183,7 @@ const DEFAULT_SLOPE = -4;
  * K: stop when a secant step is below this. Convergence is superlinear
  * (e_{n+1} ≈ |g″/2g′| e_n e_{n−1}), so the estimate after such a step is
  * far closer to the root: measured maximum 0.003 K over 20 000 random cases
- * from −30 to 45 °C (test/ingest/derive/wbgt-solver.test.ts), typically 1e-5 K.
+ * from −30 to 45 °C (test/science/wbgt-solver.test.ts), typically 1e-5 K.
  */
 const SECANT_CONVERGENCE_K = 0.002;
 const SECANT_MAX_ITERATIONS = 30;

@@ -6,7 +6,7 @@ import {
   utciCategory,
   utciCategoryLabelIt,
   utciFromVapourPressure,
-} from '../../../ingest/derive/index.js';
+} from '../../science/index.js';
 
 const base = { temperature: 25, meanRadiantTemperature: 25, windSpeed10m: 1, relativeHumidity: 50 };
 

@@ -8,7 +8,7 @@ import {
   saturationVapourPressureIce,
   vapourPressure,
   vapourPressureDeficit,
-} from '../../../ingest/derive/index.js';
+} from '../../science/index.js';
 
 describe('humidity (Magnus, Alduchov & Eskridge 1996)', () => {
   it('es(0 °C) is the AERK constant 6.1094 hPa and es over ice equals es over water at 0 °C', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frostRisk, groundCoolingK, groundFrostWarning } from '../../../ingest/derive/index.js';
+import { frostRisk, groundCoolingK, groundFrostWarning } from '../../science/index.js';
 
 describe('frostRisk', () => {
   it('is high with air frost at the screen', () => {

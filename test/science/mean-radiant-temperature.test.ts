@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { meanRadiantTemperature, projectedAreaFactor, STEFAN_BOLTZMANN } from '../../../ingest/derive/index.js';
+import { meanRadiantTemperature, projectedAreaFactor, STEFAN_BOLTZMANN } from '../../science/index.js';
 
 describe('meanRadiantTemperature (Di Napoli et al. 2020)', () => {
   it('equals air temperature in a black-body enclosure at air temperature (no Sun)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seaState } from '../../../ingest/derive/index.js';
+import { seaState } from '../../science/index.js';
 
 describe('seaState (WMO 3700)', () => {
   it('assigns the exact bounding height to the lower code (WMO note 2: 4 m is coded 5)', () => {
