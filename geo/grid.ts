@@ -125,3 +125,28 @@ export function sameGrid(a: GridDef, b: GridDef, tolDeg = 1e-6): boolean {
   }
   return true;
 }
+
+/**
+ * Geographic bounding box [west, south, east, north] of the grid's cells
+ * (cell edges included: half a cell beyond the outer centres). Rotated grids:
+ * the outline traced cell by cell through the rotation.
+ */
+export function gridBounds(grid: GridDef): [number, number, number, number] {
+  const box = [Infinity, Infinity, -Infinity, -Infinity] as [number, number, number, number];
+  const add = (i: number, j: number) => {
+    const p = fromGridCoords(grid, grid.x0 + i * grid.dx, grid.y0 + j * grid.dy);
+    box[0] = Math.min(box[0], p.lon);
+    box[1] = Math.min(box[1], p.lat);
+    box[2] = Math.max(box[2], p.lon);
+    box[3] = Math.max(box[3], p.lat);
+  };
+  const [iA, iB, jA, jB] = [-0.5, grid.nx - 0.5, -0.5, grid.ny - 0.5];
+  if (grid.kind === 'regular_ll') {
+    add(iA, jA);
+    add(iB, jB);
+  } else {
+    for (let i = 0; i <= grid.nx; i++) { add(iA + i, jA); add(iA + i, jB); }
+    for (let j = 0; j <= grid.ny; j++) { add(iA, jA + j); add(iB, jA + j); }
+  }
+  return box;
+}

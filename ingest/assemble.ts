@@ -6,7 +6,7 @@
  * there. Static variables (elevation) keep their newest field.
  */
 import type { GridDef } from '../geo/grid.js';
-import type { ProductVersionInput, VariableInput } from '../tiles/types.js';
+import type { ProductMeta, ProductVersionInput, VariableInput } from '../tiles/types.js';
 import type { CanonicalField } from './products/map-fields.js';
 import type { Product, VariableStack } from './products/product.js';
 
@@ -50,11 +50,25 @@ function newer(candidate: CanonicalField, current: CanonicalField): boolean {
 export function toWriterInput(product: Product, stack: VariableStack, source: ProductVersionInput['source']): ProductVersionInput {
   const variables: Record<string, VariableInput> = {};
   for (const [name, spec] of Object.entries(product.variables)) {
-    const meta = { units: spec.units, precision: spec.precision, longName: spec.longName, ...(spec.standardName ? { standardName: spec.standardName } : {}) };
+    const meta = {
+      units: spec.units, precision: spec.precision, longName: spec.longName, ...(spec.standardName ? { standardName: spec.standardName } : {}),
+      interpolation: spec.interpolation, mask: spec.mask, block: spec.block,
+    };
     const stat = stack.statics.get(name);
     const ser = stack.series.get(name);
     if (stat) variables[name] = { ...meta, values: [stat], static: true };
     else if (ser) variables[name] = { ...meta, values: ser };
   }
-  return { product: product.name, grid: stack.grid, times: product.static ? [] : stack.times, variables, source };
+  return { product: product.name, grid: stack.grid, times: product.static ? [] : stack.times, variables, source, meta: productMeta(product) };
+}
+
+/** What the catalogue entry tells the manifest (tiles/manifest.ts): layout, feeds, priority, region, search radius. */
+export function productMeta(product: Product): ProductMeta {
+  return {
+    layout: product.layout,
+    feeds: product.feeds,
+    priority: product.priority,
+    ...(product.region ? { region: product.region } : {}),
+    ...(product.searchRadiusKm !== undefined ? { searchRadiusKm: product.searchRadiusKm } : {}),
+  };
 }

@@ -1,33 +1,32 @@
 /**
  * In-memory layout of the point reader's cache: a *block* holds one spatial
- * chunk of every variable of one kind (int16 or float32, time-varying or
- * static), interleaved as [cell][time][variable].
+ * chunk of every variable of one *kind*, interleaved as [cell][time][member].
+ * A kind is a cache group named by the manifest (`variables[v].block`: what
+ * requests read together, e.g. nwp's 'base' fields apart from its
+ * 'developer' inputs) crossed with the element type (int16 / float32) and
+ * whether the variable varies in time; so a request decodes only the groups
+ * it reads.
  *
- * Why: a warm lookup is bound by memory latency, not arithmetic. In the
- * on-disk layout ([time][y][x] per variable, Zarr) each variable's four
- * neighbours at the two bracketing steps sit on four cache lines of their
- * own chunk, so a request reading ~10 variables (30 with the Developer
- * fields) touches 40–120 lines spread over hundreds of MB. Interleaved, all
- * variables of a cell at both steps are contiguous: a few lines per
- * neighbour for the whole request, and the step three hours back (the trend)
- * is a few dozen bytes away.
+ * Why interleave: a warm lookup is bound by memory latency, not arithmetic.
+ * In the on-disk layout ([time][y][x] per variable, Zarr) each variable's four
+ * neighbours at the two bracketing steps sit on four cache lines of their own
+ * chunk, so a request reading ~10 variables (30 with the Developer fields)
+ * touches 40–120 lines spread over hundreds of MB. Interleaved, all variables
+ * of a cell at both steps are contiguous: a few lines per neighbour for the
+ * whole request, and the step three hours back (the trend) is a few dozen
+ * bytes away.
  */
 import type { ChunkData } from './chunk-cache.js';
 
-/** Block kinds: bit 0 set = float32 (else int16), bit 1 set = static (else time-varying). */
-export const BLOCK_KINDS = 4;
-
-export function blockKind(int16: boolean, isStatic: boolean): number {
-  return (int16 ? 0 : 1) | (isStatic ? 2 : 0);
+/** One kind of block of a version: its group, element type and time dependence. */
+export interface BlockKind {
+  group: string;
+  int16: boolean;
+  isStatic: boolean;
 }
 
-export function kindIsInt16(kind: number): boolean {
-  return (kind & 1) === 0;
-}
-
-export function kindIsStatic(kind: number): boolean {
-  return (kind & 2) !== 0;
-}
+/** Kinds per version are numbered 0..n−1 and recorded in a 32-bit mask per variable list. */
+export const MAX_BLOCK_KINDS = 31;
 
 /**
  * Interleave the decoded chunks of a block's variables (each [time][cell],

@@ -59,6 +59,11 @@ export class ChunkCache {
     return this.lru.calculatedSize;
   }
 
+  /** The budget, bytes. */
+  get maxBytes(): number {
+    return this.lru.maxSize;
+  }
+
   get size(): number {
     return this.lru.size;
   }

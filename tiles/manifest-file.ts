@@ -1,5 +1,6 @@
 /**
- * Reading and atomically replacing `tiles/<product>/current.json`.
+ * Reading and atomically replacing `current.json` (and a period product's
+ * `index.json`).
  */
 import { readFileSync } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
@@ -9,7 +10,6 @@ import type { Manifest } from './manifest.js';
 import { writeFileSynced, fsyncDir } from './durable-fs.js';
 import { MANIFEST_FILE, VERSION_NAME } from './layout.js';
 
-
 /** Parse and check a manifest document; throws with the file name on anything malformed. */
 export function parseManifest(text: string, file: string): Manifest {
   let m: unknown;
@@ -18,15 +18,25 @@ export function parseManifest(text: string, file: string): Manifest {
   } catch (err) {
     throw new Error(`${file}: not valid JSON (${(err as Error).message})`);
   }
-  const o = m as Partial<Manifest>;
-  if (!o || typeof o !== 'object' || o.format !== 1 || typeof o.product !== 'string' || typeof o.version !== 'string'
-    || !VERSION_NAME.test(o.version) || !o.grid || !Array.isArray(o.times) || !o.chunk || !o.variables) {
-    throw new Error(`${file}: not a Meteopunto tile manifest (format 1)`);
+  const o = m as Omit<Partial<Manifest>, 'format'> & { format?: number };
+  if (o && typeof o === 'object' && o.format === 1) {
+    // Format 1 (before products as data) lacks the read rules and routing the API needs: guessing them could serve wrong values.
+    throw new Error(`${file}: manifest format 1, written by an older Meteopunto; re-ingest the product (meteopunto ingest ...) to publish it in format 2`);
+  }
+  if (!o || typeof o !== 'object' || o.format !== 2 || typeof o.product !== 'string' || typeof o.version !== 'string'
+    || !VERSION_NAME.test(o.version) || !o.grid || !Array.isArray(o.times) || !o.chunk || !o.variables
+    || !o.layout || !o.region || !Array.isArray(o.feeds) || typeof o.priority !== 'number') {
+    throw new Error(`${file}: not a Meteopunto tile manifest (format 2)`);
+  }
+  for (const [name, v] of Object.entries(o.variables)) {
+    if (!v || (v.interpolation !== 'linear' && v.interpolation !== 'nearest') || !['any', 'sea', 'land'].includes(v.mask) || typeof v.block !== 'string') {
+      throw new Error(`${file}: variable '${name}' lacks a valid interpolation, mask or block`);
+    }
   }
   return o as Manifest;
 }
 
-/** The live manifest of a product directory, or null when none was published yet. */
+/** The live manifest of a product (or period) directory, or null when none was published yet. */
 export function readManifestSync(productDir: string): Manifest | null {
   const file = join(productDir, MANIFEST_FILE);
   let text: string;
@@ -39,15 +49,20 @@ export function readManifestSync(productDir: string): Manifest | null {
   return parseManifest(text, file);
 }
 
-/** Replace current.json atomically: write a private temp file, fsync, rename over, fsync the directory. */
-export async function writeManifest(productDir: string, manifest: Manifest): Promise<void> {
-  const tmp = join(productDir, `.${MANIFEST_FILE}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+/** Replace `dir/name` atomically: write a private temp file `.name.<pid>.<hex>.tmp`, fsync, rename over, fsync the directory. */
+export async function writeJsonAtomic(dir: string, name: string, doc: unknown): Promise<void> {
+  const tmp = join(dir, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFileSynced(tmp, JSON.stringify(manifest, null, 2) + '\n');
-    await rename(tmp, join(productDir, MANIFEST_FILE));
+    await writeFileSynced(tmp, JSON.stringify(doc, null, 2) + '\n');
+    await rename(tmp, join(dir, name));
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
     throw err;
   }
-  await fsyncDir(productDir);
+  await fsyncDir(dir);
+}
+
+/** Replace current.json atomically. */
+export async function writeManifest(productDir: string, manifest: Manifest): Promise<void> {
+  await writeJsonAtomic(productDir, MANIFEST_FILE, manifest);
 }

@@ -1,9 +1,30 @@
 /**
- * `tiles/<product>/current.json`: the manifest naming the live version of a
- * product's store. It is replaced by an atomic rename, so a reader sees either
- * the old manifest or the new one, never a mix.
+ * `tiles/<product>/current.json` (period products: `tiles/<product>/<period>/current.json`):
+ * the manifest naming the live version of a product's store. It is replaced
+ * by an atomic rename, so a reader sees either the old manifest or the new
+ * one, never a mix.
+ *
+ * The manifest is the contract between ingest and the API (DESIGN.md): it
+ * says everything the point reader and the product router need — per variable
+ * its unit, packing, interpolation rule and neighbour mask; the time layout
+ * and coverage; the region; the response field groups the product feeds and
+ * its priority among products feeding the same group. The API picks products
+ * from manifests, never from product names in code.
  */
 import type { GridDef } from '../geo/grid.js';
+
+/** How the point reader interpolates a variable: bilinear + linear in time, or the nearest cell and step (categories). */
+export type Interpolation = 'linear' | 'nearest';
+
+/**
+ * Which neighbours may contribute: any, or only cells of one kind (sea for
+ * marine variables, land for soil), by the store's `land_sea_mask`
+ * (tiles/masks.ts).
+ */
+export type NeighbourMask = 'any' | 'sea' | 'land';
+
+/** `static`: no time axis; `forecast`: one rolling store; `periods`: one store per UTC year. */
+export type TimeLayout = 'static' | 'forecast' | 'periods';
 
 export interface VariableInfo {
   /** Canonical unit ('°C', 'hPa', 'm/s', '%', ...). */
@@ -14,22 +35,62 @@ export interface VariableInfo {
   add_offset?: number;
   /** True when the variable does not vary in time (elevation): stored as [y, x]. */
   static?: boolean;
+  interpolation: Interpolation;
+  mask: NeighbourMask;
+  /**
+   * Cache group: variables read together by the same requests share decoded
+   * blocks in the reader's cache (tiles/block.ts), so a request decodes only
+   * the groups it reads.
+   */
+  block: string;
+}
+
+/** Where a product has data worth routing to: a box, and optionally a polygon inside it. */
+export interface Region {
+  /** Short name for messages ('Italy', 'San Marino'). */
+  name: string;
+  /** [west, south, east, north], degrees. */
+  bbox: [number, number, number, number];
+  /** GeoJSON MultiPolygon coordinates (lon, lat), when the box is not the region. */
+  polygon?: number[][][][];
 }
 
 export interface Manifest {
   /** Manifest format version. */
-  format: 1;
+  format: 2;
   product: string;
-  /** Directory name of the live version under tiles/<product>/, e.g. '20261121T120000Z-1a2b3c.zarr'. */
+  /** Period products: the period this store holds (a UTC year, '1950'). */
+  period?: string;
+  /** Directory name of the live version, e.g. '20261121T120000Z-1a2b3c.zarr'. */
   version: string;
   /** When this version was published (ISO 8601, UTC). */
   published: string;
   grid: GridDef;
-  /** Valid times of the time axis, ISO 8601 UTC, ascending. */
+  /** Valid times of the time axis, ISO 8601 UTC, ascending (empty for static stores). */
   times: string[];
   /** Spatial chunk edge (cells); every chunk spans the whole time axis. */
   chunk: { y: number; x: number };
   variables: Record<string, VariableInfo>;
+  layout: TimeLayout;
+  /** First and last valid time; null for static stores. */
+  coverage: { from: string; to: string } | null;
+  region: Region;
+  /** Response field groups this product feeds ('base', 'developer', 'elevation', 'cams', ...). */
+  feeds: string[];
+  /** Among products feeding one group and covering a point and time, the highest priority answers. */
+  priority: number;
+  /** Masked variables: how far (km) a point may be from the nearest cell of the right kind. */
+  search_radius_km?: number;
   /** Where the data came from: file names, model, run; 'sample' marks demo data. */
   source: { files: string[]; model?: string; run?: string; sample?: boolean; note?: string };
+  /** Products derived from another one's version (sm100 from nwp): which. */
+  derived_from?: { product: string; version: string };
+}
+
+/** `tiles/<product>/index.json` of a period product: its published periods. */
+export interface PeriodIndex {
+  format: 2;
+  product: string;
+  /** Period → its live version and coverage, in period order. */
+  periods: Record<string, { version: string; from: string; to: string }>;
 }

@@ -13,8 +13,9 @@ import type { VersionState } from './version-state.js';
 
 export class PointMemo {
   private vs: VersionState | null = null;
-  private lat = NaN;
-  private lon = NaN;
+  /** The point, degrees. */
+  lat = NaN;
+  lon = NaN;
   private readonly nb = newNeighbourhood();
   /** Bilinear weights of neighbours (i0,j0), (i1,j0), (i0,j1), (i1,j1). */
   readonly weights = this.nb.w;
@@ -22,6 +23,10 @@ export class PointMemo {
   readonly chunkIdx = new Int32Array(4);
   /** Per neighbour: offset of its cell within a chunk's [y][x] plane. */
   readonly cellOff = new Int32Array(4);
+  /** Per neighbour: flat index j × nx + i of its cell in the grid. */
+  readonly cellFlat = new Int32Array(4);
+  /** The neighbours by decreasing bilinear weight (nearest first; ties by index): for 'nearest' variables and masks. */
+  readonly order = new Int8Array(4);
   /** All four neighbours in one chunk (most points: the chunk edge is 32 cells). */
   oneChunk = false;
 
@@ -43,13 +48,29 @@ export class PointMemo {
       const tx = (i / cx) | 0;
       this.chunkIdx[k] = ty * ncx + tx;
       this.cellOff[k] = (j - ty * cy) * cx + (i - tx * cx);
+      this.cellFlat[k] = j * vs.grid.nx + i;
     }
+    sortByWeight(this.weights, this.order);
     const c = this.chunkIdx;
     this.oneChunk = c[0] === c[1] && c[0] === c[2] && c[0] === c[3];
     this.vs = vs;
     this.lat = lat;
     this.lon = lon;
     return true;
+  }
+}
+
+/** `order` = 0..3 sorted by decreasing w (stable: equal weights keep index order). */
+function sortByWeight(w: Float64Array, order: Int8Array): void {
+  for (let k = 0; k < 4; k++) order[k] = k;
+  for (let a = 1; a < 4; a++) {
+    const o = order[a]!;
+    let b = a - 1;
+    while (b >= 0 && w[order[b]!]! < w[o]!) {
+      order[b + 1] = order[b]!;
+      b--;
+    }
+    order[b + 1] = o;
   }
 }
 

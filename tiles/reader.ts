@@ -3,37 +3,49 @@
  * does arithmetic over cached chunks (no promise, no file, no JSON on the hot
  * path); `sample` loads what is missing, then answers through the same code.
  *
- * Version switches are atomic for readers: each lookup resolves the manifest
- * once and reads only that version's chunks. current.json is re-checked (one
- * stat) at most every `manifestCheckMs` (./live-versions.ts).
+ * Version switches are atomic for readers: `pin(key)` resolves a store's live
+ * version once (current.json is re-checked, one stat, at most every
+ * `manifestCheckMs`: ./live-versions.ts), and the `…In` forms read only that
+ * version's chunks, so a request that pins its versions first reads one
+ * consistent set whatever is published meanwhile.
+ *
+ * Each variable is read by its manifest rule: bilinear in the grid's own
+ * coordinates and linear in time, or nearest cell and step (categories); sea
+ * or land masks pick neighbours of that kind (./point-rules.ts, ./masks.ts).
+ * A list of static variables answers at any time (a DEM has no time axis).
  *
  * Hot-path shape (measured with `npm run bench`): a request asks the same
- * point several times (now, three hours back, the Developer inputs), so the
- * grid index, neighbourhood and chunk offsets of the last point and the time
- * bracket of the last two times are kept per product (./point-memo.ts);
- * variable lists are resolved once per version (./variable-list.ts); the
- * cache holds blocks interleaving all variables of a spatial chunk
- * (./block.ts), read through a per-version array in front of the LRU; the
- * per-type kernels in ./interpolate.ts keep element loads monomorphic and
- * gather every variable's raw values before computing any.
+ * point several times (now, three hours back), so the grid index,
+ * neighbourhood and chunk offsets of the last point and the time bracket of
+ * the last two times are kept per version (./point-memo.ts); variable lists
+ * are resolved once per version (./variable-list.ts); the cache holds blocks
+ * interleaving the variables of a cache group (./block.ts), read through a
+ * per-version array in front of the LRU; the per-type kernels in
+ * ./interpolate.ts keep element loads monomorphic and gather every
+ * variable's raw values before computing any.
  */
 import { join } from 'node:path';
 import type { Manifest } from './manifest.js';
 import { TileError, type PointSample } from './types.js';
-import { LiveVersions, type ProductEntry } from './live-versions.js';
-import type { VersionState } from './version-state.js';
-import { variableList } from './variable-list.js';
-import { BLOCK_KINDS, kindIsInt16, kindIsStatic } from './block.js';
+import { LiveVersions, type StoreEntry } from './live-versions.js';
+import { MASK_ANY, MASK_LAND, MASK_SEA, type VarState, type VersionState } from './version-state.js';
+import { variableList, type VariableList } from './variable-list.js';
 import { ChunkCache, DEFAULT_CACHE_BYTES, type BlockRequest, type ChunkData } from './chunk-cache.js';
 import type { PointMemo } from './point-memo.js';
 import { gatherFloat32, gatherInt16, rawToValueFloat32, rawToValueInt16 } from './interpolate.js';
+import { maskChoice, maskedValue, nearestValue, type MaskChoice } from './point-rules.js';
+import { isKind } from './masks.js';
+import { INT16_FILL } from './packing.js';
 
 export interface TileStoreOptions {
   /** Chunk cache budget in bytes (default 256 MiB). */
   cacheBytes?: number;
-  /** Minimum interval between two checks of a product's current.json (default 1000 ms). */
+  /** Minimum interval between two checks of a store's current.json (default 1000 ms). */
   manifestCheckMs?: number;
 }
+
+/** A store's version as pinned for one request (opaque to callers: pass it back to the `…In` methods). */
+export type PinnedVersion = VersionState;
 
 const MAX_LOAD_ROUNDS = 4;
 
@@ -43,7 +55,7 @@ export class TileStore {
   /** Date.now() / 1000 of the current lookup, whole seconds: chunk recency is refreshed at most once a second. */
   private nowS = 0;
   // Scratch of the synchronous lookup: neighbour blocks per kind, gathered raw values (8 per variable).
-  private readonly blocks: (ChunkData | undefined)[] = new Array<ChunkData | undefined>(4 * BLOCK_KINDS).fill(undefined);
+  private blocks: (ChunkData | undefined)[] = [];
   private raw = new Float64Array(8 * 32);
   // The last two ISO strings made for sample times (now and three hours back alternate).
   private isoMs0 = NaN;
@@ -56,97 +68,114 @@ export class TileStore {
     this.versions = new LiveVersions(root, opts.manifestCheckMs ?? 1000);
   }
 
-  /** The live manifest of `product`, or null when none is published. */
-  manifest(product: string): Manifest | null {
-    return this.entryOf(product)?.state?.manifest ?? null;
+  /** The live manifest of a store (`nwp`, `reanalysis/1950`), or null when none is published. */
+  manifest(key: string): Manifest | null {
+    return this.entryOf(key)?.state?.manifest ?? null;
+  }
+
+  /** The store's live version, to read several times consistently; null when none is published. */
+  pin(key: string): PinnedVersion | null {
+    return this.entryOf(key)?.state ?? null;
   }
 
   /**
    * The live version's valid times, ms since the epoch, ascending (parsed once
    * per version; the array is shared with the reader: read it, do not change
-   * it); null when nothing is published. For callers that would otherwise
-   * parse `manifest(product).times` on every request.
+   * it); null when nothing is published.
    */
-  timesMs(product: string): Float64Array | null {
-    return this.entryOf(product)?.state?.timesMs ?? null;
+  timesMs(key: string): Float64Array | null {
+    return this.entryOf(key)?.state?.timesMs ?? null;
   }
 
   /** Decoded bytes and blocks held in the cache (for /healthz and the benchmark). */
-  cacheStats(): { bytes: number; chunks: number } {
-    return { bytes: this.cache.bytes, chunks: this.cache.size };
+  cacheStats(): { bytes: number; chunks: number; maxBytes: number } {
+    return { bytes: this.cache.bytes, chunks: this.cache.size, maxBytes: this.cache.maxBytes };
   }
 
   /**
-   * Interpolated values at (lat, lon) and `timeMs` (null: static variables
-   * only), or undefined when a chunk it needs is not cached yet.
+   * Values at (lat, lon) and `timeMs` (null: static variables only), each by
+   * its rule, or undefined when a chunk it needs is not cached yet.
    * `variables` defaults to all of the store's (static ones when timeMs is
    * null); a name the store does not carry comes back as null. Passing the
    * same array on every call (a module constant) lets the store resolve the
    * names once per version.
    */
-  trySample(product: string, lat: number, lon: number, timeMs: number | null, variables?: readonly string[]): PointSample | undefined {
-    return this.lookup(product, lat, lon, timeMs, variables, null, null);
+  trySample(key: string, lat: number, lon: number, timeMs: number | null, variables?: readonly string[]): PointSample | undefined {
+    return this.lookup(this.pinOrThrow(key), lat, lon, timeMs, variables, null, null);
   }
 
   /** As trySample, loading missing chunks first. */
-  async sample(product: string, lat: number, lon: number, timeMs: number | null, variables?: readonly string[]): Promise<PointSample> {
-    const loaded = new Map<number, ChunkData>();
-    for (let round = 0; round < MAX_LOAD_ROUNDS; round++) {
-      const missing: BlockRequest[] = [];
-      const r = this.lookup(product, lat, lon, timeMs, variables, missing, loaded);
-      if (r) return r;
+  async sample(key: string, lat: number, lon: number, timeMs: number | null, variables?: readonly string[]): Promise<PointSample> {
+    for (let round = 0; ; round++) {
       try {
-        const got = await Promise.all(missing.map((req) => this.cache.load(req)));
-        missing.forEach((req, k) => loaded.set(req.id, got[k]!));
+        return await this.sampleIn(this.pinOrThrow(key), lat, lon, timeMs, variables);
       } catch (err) {
         // A vanished chunk file means the version was replaced and removed: re-read the manifest and retry.
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        this.versions.recheck(product);
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || round >= MAX_LOAD_ROUNDS) throw err;
+        this.versions.recheck(key);
       }
     }
-    throw new Error(`tiles/${product}: chunks kept disappearing while loading (the product is being republished and cleaned up faster than it can be read)`);
   }
 
-  /** The product's entry with its live version; undefined for an invalid name. */
-  private entryOf(product: string): ProductEntry | undefined {
+  /** trySample on a pinned version. */
+  trySampleIn(vs: PinnedVersion, lat: number, lon: number, timeMs: number | null, variables?: readonly string[]): PointSample | undefined {
+    return this.lookup(vs, lat, lon, timeMs, variables, null, null);
+  }
+
+  /** sample on a pinned version (a chunk file removed under it rejects with ENOENT). */
+  async sampleIn(vs: PinnedVersion, lat: number, lon: number, timeMs: number | null, variables?: readonly string[]): Promise<PointSample> {
+    const loaded = new Map<number, ChunkData>();
+    for (;;) {
+      const missing: BlockRequest[] = [];
+      const r = this.lookup(vs, lat, lon, timeMs, variables, missing, loaded);
+      if (r) return r;
+      const got = await Promise.all(missing.map((req) => this.cache.load(req)));
+      missing.forEach((req, k) => loaded.set(req.id, got[k]!));
+    }
+  }
+
+  private pinOrThrow(key: string): PinnedVersion {
+    const vs = this.pin(key);
+    if (!vs) throw new TileError('PRODUCT_NOT_PUBLISHED', `no data published yet for product '${key}'`, { product: key });
+    return vs;
+  }
+
+  /** The store's entry with its live version; undefined for an invalid key. */
+  private entryOf(key: string): StoreEntry | undefined {
     const now = Date.now();
     this.nowS = Math.floor(now / 1000);
-    return this.versions.entryOf(product, now);
+    return this.versions.entryOf(key, now);
   }
 
   private lookup(
-    product: string, lat: number, lon: number, timeMs: number | null, variables: readonly string[] | undefined,
+    vs: VersionState, lat: number, lon: number, timeMs: number | null, variables: readonly string[] | undefined,
     missing: BlockRequest[] | null, loaded: Map<number, ChunkData> | null,
   ): PointSample | undefined {
-    const e = this.entryOf(product);
-    const vs = e?.state;
-    if (!e || !vs) throw new TileError('PRODUCT_NOT_PUBLISHED', `no data published yet for product '${product}'`, { product });
-    const pt = e.point;
+    const pt = vs.point;
     if (!pt.holds(vs, lat, lon) && !pt.locate(vs, lat, lon)) {
-      throw new TileError('OUTSIDE_GRID', `point ${lat}, ${lon} is outside the ${product} grid`, { product });
+      throw new TileError('OUTSIDE_GRID', `point ${lat}, ${lon} is outside the ${vs.key} grid`, { product: vs.key });
     }
     const list = variableList(vs, variables ?? (timeMs === null ? vs.staticNames : vs.allNames));
     let k0 = 0;
     let k1 = 0;
     let w = 0;
-    if (timeMs !== null) {
-      const tm = e.time;
+    if (list.firstTimeVarying !== null) {
+      if (timeMs === null) throw new RangeError(`tiles/${vs.key}: '${list.firstTimeVarying}' varies in time, a time is required`);
+      const tm = vs.time;
       if (!tm.holds(vs, timeMs) && !tm.bracket(vs, timeMs)) {
         const t = vs.manifest.times;
         const range = t.length ? `${t[0]} to ${t[t.length - 1]}` : 'no times';
-        throw new TileError('TIME_OUT_OF_RANGE', `time ${isoOrRaw(timeMs)} is outside the ${product} data (${range})`, { product, from: t[0], to: t[t.length - 1] });
+        throw new TileError('TIME_OUT_OF_RANGE', `time ${isoOrRaw(timeMs)} is outside the ${vs.key} data (${range})`, { product: vs.key, from: t[0], to: t[t.length - 1] });
       }
       k0 = tm.k0;
       k1 = tm.k1;
       w = tm.w;
-    } else if (list.firstTimeVarying !== null) {
-      throw new RangeError(`tiles/${product}: '${list.firstTimeVarying}' varies in time, a time is required`);
     }
 
     // The blocks of the four neighbours, for each kind the list reads.
-    const bl = this.blocks;
+    if (this.blocks.length < 4 * vs.kinds.length) this.blocks = new Array<ChunkData | undefined>(4 * vs.kinds.length).fill(undefined);
     let complete = true;
-    for (let kind = 0; kind < BLOCK_KINDS; kind++) {
+    for (let kind = 0; kind < vs.kinds.length; kind++) {
       if ((list.kinds & (1 << kind)) === 0) continue;
       if (!this.neighbourBlocks(vs, kind, pt, missing, loaded)) {
         complete = false;
@@ -156,36 +185,82 @@ export class TileStore {
     if (!complete) return undefined;
 
     // Pass 1: gather the raw values of every variable (the loads overlap); pass 2: compute.
-    const names = list.names;
     const vars = list.vars;
-    const off = pt.cellOff;
-    if (this.raw.length < 8 * vars.length) this.raw = new Float64Array(8 * vars.length);
+    const nAll = vars.length + list.aux.length;
+    if (this.raw.length < 8 * nAll) this.raw = new Float64Array(8 * nAll);
+    for (let n = 0; n < vars.length; n++) this.gather(vs, vars[n]!, pt, k0, k1, w, 8 * n);
+    for (let a = 0; a < list.aux.length; a++) this.gather(vs, list.aux[a]!, pt, 0, 0, 0, 8 * (vars.length + a));
     const raw = this.raw;
-    const nT = vs.nTimes;
-    for (let n = 0; n < vars.length; n++) {
-      const v = vars[n]!;
-      if (v === null) continue;
-      const b = 4 * v.kind;
-      const nm = vs.members[v.kind]!.length;
-      const m = v.member;
-      if (v.int16) {
-        if (v.isStatic) gatherInt16(bl[b] as Int16Array, bl[b + 1] as Int16Array, bl[b + 2] as Int16Array, bl[b + 3] as Int16Array, off, nm, m, m, 0, raw, 8 * n);
-        else gatherInt16(bl[b] as Int16Array, bl[b + 1] as Int16Array, bl[b + 2] as Int16Array, bl[b + 3] as Int16Array, off, nT * nm, k0 * nm + m, k1 * nm + m, w, raw, 8 * n);
-      } else if (v.isStatic) {
-        gatherFloat32(bl[b] as Float32Array, bl[b + 1] as Float32Array, bl[b + 2] as Float32Array, bl[b + 3] as Float32Array, off, nm, m, m, 0, raw, 8 * n);
-      } else {
-        gatherFloat32(bl[b] as Float32Array, bl[b + 1] as Float32Array, bl[b + 2] as Float32Array, bl[b + 3] as Float32Array, off, nT * nm, k0 * nm + m, k1 * nm + m, w, raw, 8 * n);
-      }
-    }
+    const names = list.names;
     const values = { ...list.template };
     const nw = pt.weights;
+    const plain = list.masks === 0 && !list.anyNearest;
     for (let n = 0; n < vars.length; n++) {
       const v = vars[n]!;
       if (v === null) continue;
       const wt = v.isStatic ? 0 : w;
-      values[names[n]!] = v.int16 ? rawToValueInt16(raw, 8 * n, wt, v.scale, v.offset, nw) : rawToValueFloat32(raw, 8 * n, wt, nw);
+      if (plain || (v.mask === MASK_ANY && !v.nearest)) {
+        values[names[n]!] = v.int16 ? rawToValueInt16(raw, 8 * n, wt, v.scale, v.offset, nw) : rawToValueFloat32(raw, 8 * n, wt, nw);
+      } else if (v.mask === MASK_ANY) {
+        values[names[n]!] = nearestValue(raw, 8 * n, wt, v, pt.order);
+      }
     }
-    return { time: timeMs === null ? (vs.manifest.times[0] ?? vs.manifest.published) : this.isoOf(timeMs), values };
+    const time = timeMs === null ? (vs.manifest.times[0] ?? vs.manifest.published) : this.isoOf(timeMs);
+    if (list.masks === 0) return { time, values };
+    return { time, values, distanceKm: this.applyMasks(vs, list, pt, w, values) };
+  }
+
+  /** The masked variables of the list, by kind (./point-rules.ts); returns the distance per kind used. */
+  private applyMasks(vs: VersionState, list: VariableList, pt: PointMemo, w: number, values: Record<string, number | null>): NonNullable<PointSample['distanceKm']> {
+    const raw = this.raw;
+    const auxAt = 8 * list.vars.length;
+    const out: NonNullable<PointSample['distanceKm']> = {};
+    for (const code of [MASK_SEA, MASK_LAND]) {
+      if ((list.masks & (1 << code)) === 0) continue;
+      const kind = code === MASK_SEA ? 'sea' : 'land';
+      let choice: MaskChoice = { mode: 'none' };
+      const maskVar = vs.maskVar;
+      if (maskVar && list.aux[code]) {
+        const u = maskVar;
+        const ofKind = [0, 1, 2, 3].map((k) => {
+          const r = raw[auxAt + 2 * k]!;
+          const m = u.int16 ? (r === INT16_FILL ? NaN : r * u.scale + u.offset) : r;
+          return m === m && isKind(m, kind);
+        });
+        const nearestAt = auxAt + 8 * code;
+        const nearestCell = [0, 1, 2, 3].map((k) => raw[nearestAt + 2 * k]!);
+        choice = maskChoice({
+          grid: vs.grid, lat: pt.lat, lon: pt.lon, weights: pt.weights, order: pt.order, cellFlat: pt.cellFlat,
+          ofKind, nearestCell, searchRadiusKm: vs.searchRadiusKm,
+        });
+      }
+      out[kind] = choice.mode === 'none' ? null : Math.round(choice.distanceKm * 1000) / 1000;
+      for (let n = 0; n < list.vars.length; n++) {
+        const v = list.vars[n]!;
+        if (v === null || v.mask !== code) continue;
+        values[list.names[n]!] = maskedValue(raw, 8 * n, v.isStatic ? 0 : w, v, v.nearest, choice, pt.order);
+      }
+    }
+    return out;
+  }
+
+  /** Raw values of variable `v` at the four neighbours (and both steps) into raw[at..at+8). */
+  private gather(vs: VersionState, v: VarState | null, pt: PointMemo, k0: number, k1: number, w: number, at: number): void {
+    if (v === null) return;
+    const bl = this.blocks;
+    const off = pt.cellOff;
+    const b = 4 * v.kind;
+    const nm = vs.members[v.kind]!.length;
+    const m = v.member;
+    const nT = vs.nTimes;
+    if (v.int16) {
+      if (v.isStatic) gatherInt16(bl[b] as Int16Array, bl[b + 1] as Int16Array, bl[b + 2] as Int16Array, bl[b + 3] as Int16Array, off, nm, m, m, 0, this.raw, at);
+      else gatherInt16(bl[b] as Int16Array, bl[b + 1] as Int16Array, bl[b + 2] as Int16Array, bl[b + 3] as Int16Array, off, nT * nm, k0 * nm + m, k1 * nm + m, w, this.raw, at);
+    } else if (v.isStatic) {
+      gatherFloat32(bl[b] as Float32Array, bl[b + 1] as Float32Array, bl[b + 2] as Float32Array, bl[b + 3] as Float32Array, off, nm, m, m, 0, this.raw, at);
+    } else {
+      gatherFloat32(bl[b] as Float32Array, bl[b + 1] as Float32Array, bl[b + 2] as Float32Array, bl[b + 3] as Float32Array, off, nT * nm, k0 * nm + m, k1 * nm + m, w, this.raw, at);
+    }
   }
 
   /** this.blocks[4·kind + k] = the block of neighbour k; false when one is not available (requests queued with `missing`). */
@@ -251,11 +326,11 @@ export class TileStore {
   private request(vs: VersionState, kind: number, c: number, id: number): BlockRequest {
     const ty = Math.floor(c / vs.ncx);
     const tx = c - ty * vs.ncx;
-    const isStatic = kindIsStatic(kind);
+    const { isStatic, int16 } = vs.kinds[kind]!;
     const key = isStatic ? `${ty}.${tx}` : `0.${ty}.${tx}`;
     return {
       id,
-      int16: kindIsInt16(kind),
+      int16,
       files: vs.members[kind]!.map((v) => ({ file: join(v.dir, key), zstd: v.zstd, shuffle: v.shuffle })),
       steps: isStatic ? 1 : vs.nTimes,
       plane: vs.cy * vs.cx,

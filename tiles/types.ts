@@ -3,7 +3,7 @@
  * point reader (API side). Implementations: tiles/writer.ts, tiles/reader.ts.
  */
 import type { GridDef } from '../geo/grid.js';
-import type { Manifest } from './manifest.js';
+import type { Interpolation, Manifest, NeighbourMask, Region, TimeLayout } from './manifest.js';
 
 /** One canonical variable handed to the writer. */
 export interface VariableInput {
@@ -20,6 +20,28 @@ export interface VariableInput {
   precision: number;
   longName?: string;
   standardName?: string;
+  /** Point-reader rule (default 'linear'). */
+  interpolation?: Interpolation;
+  /** Neighbour mask (default 'any'); 'sea'/'land' need the store's land_sea_mask (tiles/masks.ts). */
+  mask?: NeighbourMask;
+  /** Cache group (default 'main'): variables read together (tiles/block.ts). */
+  block?: string;
+}
+
+/** What the catalogue says about the product, copied into the manifest (defaults for stores written by tests and tools). */
+export interface ProductMeta {
+  /** Default: 'static' without times, else 'forecast'. */
+  layout?: TimeLayout;
+  /** The period of a period product ('1950'); required when layout is 'periods'. */
+  period?: string;
+  /** Default: the grid's bounding box. */
+  region?: Region;
+  /** Default: none (the API routes nothing to it). */
+  feeds?: readonly string[];
+  /** Default 0. */
+  priority?: number;
+  searchRadiusKm?: number;
+  derivedFrom?: { product: string; version: string };
 }
 
 /** Everything one new version of a product's store holds. */
@@ -30,6 +52,7 @@ export interface ProductVersionInput {
   times: Date[];
   variables: Record<string, VariableInput>;
   source: Manifest['source'];
+  meta?: ProductMeta;
 }
 
 export interface PublishResult {
@@ -43,6 +66,13 @@ export interface PublishResult {
 export interface PointSample {
   time: string;
   values: Record<string, number | null>;
+  /**
+   * For lists with sea/land-masked variables: per mask kind, the distance (km)
+   * from the point to the nearest cell of that kind the values come from (0
+   * when the point's own cell is of that kind); null when none lies within the
+   * product's search radius.
+   */
+  distanceKm?: { sea?: number | null; land?: number | null };
 }
 
 /** Codes the tile layer throws; the API maps them to HTTP statuses (api/errors.ts). */

@@ -1,11 +1,11 @@
 /**
  * A caller's list of variable names resolved against one published version:
- * the VarStates, which block kinds it reads, and a result template. Lookups
- * cache these per version by the array's identity, so callers that pass the
- * same constant array on every request pay the name lookups once per
- * version.
+ * the VarStates, which block kinds it reads, its read rules and a result
+ * template. Lookups cache these per version by the array's identity, so
+ * callers that pass the same constant array on every request pay the name
+ * lookups once per version.
  */
-import type { VarState, VersionState } from './version-state.js';
+import { MASK_ANY, type VarState, type VersionState } from './version-state.js';
 
 export interface VariableList {
   /** The caller's array: its identity is the cache key. */
@@ -14,10 +14,20 @@ export interface VariableList {
   copy: readonly string[];
   /** Per name its variable, or null when the version does not carry it (value null). */
   vars: (VarState | null)[];
-  /** Bit k set: the list reads blocks of kind k (./block.ts). */
+  /** Bit k set: the list reads blocks of kind k (./block.ts), its masks' helpers included. */
   kinds: number;
   /** First time-varying variable of the list (a lookup without a time refuses it), or null. */
   firstTimeVarying: string | null;
+  /** Bit m set: the list has variables with mask code m (version-state.ts MASK_*), m ≥ 1. */
+  masks: number;
+  /** Whether any variable of the list is read 'nearest'. */
+  anyNearest: boolean;
+  /**
+   * Helpers gathered after the list's own variables when it has masked
+   * variables: land_sea_mask, then the nearest-cell index of each mask kind
+   * used (null where the store lacks it).
+   */
+  aux: (VarState | null)[];
   /** `{name: null, ...}` in list order: lookups clone it, so every result has one shape. */
   template: Record<string, number | null>;
 }
@@ -25,21 +35,29 @@ export interface VariableList {
 /** Resolved lists kept per version; callers use a handful of constant lists. */
 const LISTS_KEPT = 8;
 
-export function resolveList(vs: Pick<VersionState, 'vars'>, names: readonly string[]): VariableList {
+type ListSource = Pick<VersionState, 'vars' | 'maskVar' | 'nearestVar'>;
+
+export function resolveList(vs: ListSource, names: readonly string[]): VariableList {
   const vars: (VarState | null)[] = [];
   let kinds = 0;
+  let masks = 0;
+  let anyNearest = false;
   let firstTimeVarying: string | null = null;
   for (const name of names) {
     const v = vs.vars.get(name) ?? null;
     vars.push(v);
     if (!v) continue;
     kinds |= 1 << v.kind;
+    if (v.mask !== MASK_ANY) masks |= 1 << v.mask;
+    if (v.nearest) anyNearest = true;
     if (!v.isStatic && firstTimeVarying === null) firstTimeVarying = name;
   }
+  const aux: (VarState | null)[] = masks === 0 ? [] : [vs.maskVar, vs.nearestVar[1], vs.nearestVar[2]];
+  for (const a of aux) if (a) kinds |= 1 << a.kind;
   // Built in one go: assigned one by one, a template of more than a dozen names turns into a
   // dictionary-mode object, and every clone of it costs ten times more (measured: 4 µs vs 0.4 µs at 23 names).
   const template: Record<string, number | null> = Object.fromEntries(names.map((n) => [n, null]));
-  return { names, copy: [...names], vars, kinds, firstTimeVarying, template };
+  return { names, copy: [...names], vars, kinds, firstTimeVarying, masks, anyNearest, aux, template };
 }
 
 function unchanged(l: VariableList, names: readonly string[]): boolean {

@@ -1,17 +1,25 @@
 /**
  * What the point reader derives once per published version from its
  * manifest, so that a lookup does only arithmetic: parsed times, chunk
- * geometry, per-variable unpacking and block membership (./block.ts), a
- * numeric block-id range, and the variable lists callers ask for, resolved
- * (./variable-list.ts).
+ * geometry, per-variable unpacking, read rule and block membership
+ * (./block.ts), a numeric block-id range, the variable lists callers ask for,
+ * resolved (./variable-list.ts), and the memos of the last point and times
+ * looked up in it (./point-memo.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GridDef } from '../geo/grid.js';
-import { BLOCK_KINDS, blockKind } from './block.js';
+import { MAX_BLOCK_KINDS, type BlockKind } from './block.js';
 import type { ChunkData } from './chunk-cache.js';
 import type { Manifest } from './manifest.js';
+import { LAND_SEA_MASK, nearestCellVariable } from './masks.js';
+import { PointMemo, TimeMemo } from './point-memo.js';
 import { resolveList, type VariableList } from './variable-list.js';
+
+/** Neighbour mask codes: 0 any, 1 sea, 2 land. */
+export const MASK_ANY = 0;
+export const MASK_SEA = 1;
+export const MASK_LAND = 2;
 
 export interface VarState {
   name: string;
@@ -28,9 +36,15 @@ export interface VarState {
   /** Its block kind (./block.ts) and position among that kind's variables. */
   kind: number;
   member: number;
+  /** Read rule: nearest cell and step instead of bilinear + linear. */
+  nearest: boolean;
+  /** MASK_ANY, MASK_SEA or MASK_LAND. */
+  mask: number;
 }
 
 export interface VersionState {
+  /** Store key: the product, or `<product>/<period>`. */
+  key: string;
   product: string;
   version: string;
   manifest: Manifest;
@@ -43,11 +57,16 @@ export interface VersionState {
   ncx: number;
   nChunks: number;
   vars: Map<string, VarState>;
+  kinds: BlockKind[];
   /** Per block kind, its variables in member order. */
   members: VarState[][];
   /** Default variable lists: all of them (with a time), the static ones (without). */
   allNames: readonly string[];
   staticNames: readonly string[];
+  /** Masked stores: land_sea_mask and the nearest-cell indices (tiles/masks.ts); null when absent. */
+  maskVar: VarState | null;
+  nearestVar: [VarState | null, VarState | null, VarState | null];
+  searchRadiusKm: number;
   /** Block (kind k, tile c) has cache id idBase + k × nChunks + c. */
   idBase: number;
   /**
@@ -63,6 +82,9 @@ export interface VersionState {
   lists: VariableList[];
   /** Next entry of `lists` to replace. */
   listCursor: number;
+  /** The last point and times looked up in this version. */
+  point: PointMemo;
+  time: TimeMemo;
 }
 
 interface ZArrayDoc {
@@ -100,7 +122,17 @@ function codecs(dir: string, m: Manifest): Map<string, { zstd: boolean; shuffle:
   return out;
 }
 
-export function versionState(productDir: string, m: Manifest, idBase: number): VersionState {
+/** The kind index of (group, int16, static), added to `kinds` when new. */
+function kindOf(kinds: BlockKind[], group: string, int16: boolean, isStatic: boolean, where: string): number {
+  let k = kinds.findIndex((b) => b.group === group && b.int16 === int16 && b.isStatic === isStatic);
+  if (k < 0) {
+    if (kinds.length >= MAX_BLOCK_KINDS) throw new Error(`${where}: more than ${MAX_BLOCK_KINDS} cache block kinds (too many block groups)`);
+    k = kinds.push({ group, int16, isStatic }) - 1;
+  }
+  return k;
+}
+
+export function versionState(key: string, productDir: string, m: Manifest, idBase: number): VersionState {
   const grid = m.grid;
   const cy = m.chunk.y;
   const cx = m.chunk.x;
@@ -109,11 +141,13 @@ export function versionState(productDir: string, m: Manifest, idBase: number): V
   const dir = join(productDir, m.version);
   const pipeline = codecs(dir, m);
   const vars = new Map<string, VarState>();
-  const members: VarState[][] = Array.from({ length: BLOCK_KINDS }, () => []);
+  const kinds: BlockKind[] = [];
+  const members: VarState[][] = [];
   Object.entries(m.variables).forEach(([name, v], index) => {
     const int16 = v.dtype === 'int16';
     const isStatic = v.static === true;
-    const kind = blockKind(int16, isStatic);
+    const kind = kindOf(kinds, v.block, int16, isStatic, dir);
+    members[kind] ??= [];
     const state: VarState = {
       name,
       index,
@@ -125,15 +159,18 @@ export function versionState(productDir: string, m: Manifest, idBase: number): V
       ...pipeline.get(name)!,
       kind,
       member: members[kind]!.length,
+      nearest: v.interpolation === 'nearest',
+      mask: v.mask === 'sea' ? MASK_SEA : v.mask === 'land' ? MASK_LAND : MASK_ANY,
     };
     vars.set(name, state);
     members[kind]!.push(state);
   });
   const timesMs = Float64Array.from(m.times, (t) => Date.parse(t));
-  const span = idSpan({ nChunks });
+  const span = kinds.length * nChunks;
   const allNames = [...vars.keys()];
   const staticNames = [...vars.values()].filter((v) => v.isStatic).map((v) => v.name);
-  return {
+  const vs: VersionState = {
+    key,
     product: m.product,
     version: m.version,
     manifest: m,
@@ -145,18 +182,26 @@ export function versionState(productDir: string, m: Manifest, idBase: number): V
     ncx,
     nChunks,
     vars,
+    kinds,
     members,
     allNames,
     staticNames,
+    maskVar: vars.get(LAND_SEA_MASK) ?? null,
+    nearestVar: [null, vars.get(nearestCellVariable('sea')) ?? null, vars.get(nearestCellVariable('land')) ?? null],
+    searchRadiusKm: m.search_radius_km ?? 0,
     idBase,
     slots: new Array<ChunkData | undefined>(span).fill(undefined),
     slotTouchedS: new Float64Array(span),
-    lists: [resolveList({ vars }, allNames), resolveList({ vars }, staticNames)],
+    lists: [],
     listCursor: 0,
+    point: new PointMemo(),
+    time: new TimeMemo(),
   };
+  vs.lists.push(resolveList(vs, allNames), resolveList(vs, staticNames));
+  return vs;
 }
 
 /** Number of ids a version reserves. */
-export function idSpan(vs: Pick<VersionState, 'nChunks'>): number {
-  return BLOCK_KINDS * vs.nChunks;
+export function idSpan(vs: Pick<VersionState, 'nChunks' | 'kinds'>): number {
+  return vs.kinds.length * vs.nChunks;
 }

@@ -98,7 +98,10 @@ export function timeAttrs(): Attrs {
 /** Attributes of one data variable. */
 export function variableAttrs(
   grid: GridDef,
-  opts: { static: boolean; units: string; longName?: string; standardName?: string; scale?: number; offset?: number; precision: number },
+  opts: {
+    static: boolean; units: string; longName?: string; standardName?: string; scale?: number; offset?: number; precision: number;
+    interpolation: string; mask: string;
+  },
 ): Attrs {
   const dims = spatialDims(grid);
   const a: Attrs = { _ARRAY_DIMENSIONS: opts.static ? dims : ['time', ...dims], units: opts.units };
@@ -109,6 +112,9 @@ export function variableAttrs(
     a.add_offset = opts.offset ?? 0;
   }
   a.precision = opts.precision;
+  // Meteopunto's read rules, for tools that open the store directly (the manifest is authoritative).
+  a.interpolation = opts.interpolation;
+  if (opts.mask !== 'any') a.neighbour_mask = opts.mask;
   if (grid.kind === 'rotated_ll') {
     a.grid_mapping = ROTATED_MAPPING;
     a.coordinates = 'lat lon';

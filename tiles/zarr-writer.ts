@@ -13,6 +13,8 @@ import { choosePacking, INT16_FILL, packInt16 } from './packing.js';
 import { writeFileSynced, fsyncDir, mkdirp, forEachLimit } from './durable-fs.js';
 import { zstdEncode } from './zstd.js';
 import { shuffle, shuffleFilter } from './shuffle.js';
+import { LAND_SEA_MASK, nearestCellVariable } from './masks.js';
+import { PERIOD_NAME } from './layout.js';
 import {
   zarray, spatialDims, axisAttrs, rotatedMappingAttrs, auxLatLonAttrs, timeAttrs, variableAttrs,
   ROTATED_MAPPING, type Attrs, type ZArray,
@@ -21,6 +23,7 @@ import {
 /** Names the store itself uses; a canonical variable may not take them. */
 const RESERVED = new Set(['time', 'lat', 'lon', 'rlat', 'rlon', ROTATED_MAPPING]);
 const VARIABLE_NAME = /^[a-z][a-z0-9_]*$/;
+const BLOCK_NAME = /^[a-z][a-z0-9_-]*$/;
 
 export interface StoreLayout {
   chunk: { y: number; x: number };
@@ -51,7 +54,19 @@ export function validateInput(input: ProductVersionInput): void {
       if (a.length !== cells) throw new RangeError(`${where}: variable '${name}' step ${t} has ${a.length} values, grid has ${cells}`);
     });
     if (!(v.precision > 0)) throw new RangeError(`${where}: variable '${name}' precision must be > 0`);
+    if (v.block !== undefined && !BLOCK_NAME.test(v.block)) throw new RangeError(`${where}: variable '${name}' has an invalid block name '${v.block}'`);
+    const mask = v.mask ?? 'any';
+    if (mask !== 'any') {
+      for (const needed of [LAND_SEA_MASK, nearestCellVariable(mask)]) {
+        if (!input.variables[needed]?.static) throw new RangeError(`${where}: variable '${name}' is ${mask}-masked, so the store needs the static variable '${needed}' (tiles/masks.ts)`);
+      }
+    }
   }
+  const meta = input.meta;
+  if (meta?.layout === 'periods' && !(meta.period && PERIOD_NAME.test(meta.period))) {
+    throw new RangeError(`${where}: a period product needs its period (a year such as '1950'), got '${meta.period ?? ''}'`);
+  }
+  if (meta?.layout !== undefined && meta.layout !== 'periods' && meta.period !== undefined) throw new RangeError(`${where}: only period products have a period`);
 }
 
 /** Collects metadata documents for `.zmetadata` while writing them as files. */
@@ -127,6 +142,7 @@ async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTime
     zarray(shape, chunks, int16 ? '<i2' : '<f4', int16 ? INT16_FILL : 'NaN', true, [shuffleFilter(int16 ? 2 : 4)]),
     variableAttrs(grid, {
       static: isStatic, units: v.units, longName: v.longName, standardName: v.standardName, precision: v.precision,
+      interpolation: v.interpolation ?? 'linear', mask: v.mask ?? 'any',
       ...(packing.dtype === 'int16' ? { scale: packing.scale, offset: packing.offset } : {}),
     }),
   );
@@ -149,12 +165,15 @@ async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTime
   });
   await fsyncDir(join(dir, name));
 
-  const info: VariableInfo = { units: v.units, dtype: packing.dtype };
-  if (packing.dtype === 'int16') {
-    info.scale_factor = packing.scale;
-    info.add_offset = packing.offset;
-  }
-  if (isStatic) info.static = true;
+  const info: VariableInfo = {
+    units: v.units,
+    dtype: packing.dtype,
+    ...(packing.dtype === 'int16' ? { scale_factor: packing.scale, add_offset: packing.offset } : {}),
+    ...(isStatic ? { static: true } : {}),
+    interpolation: v.interpolation ?? 'linear',
+    mask: v.mask ?? 'any',
+    block: v.block ?? 'main',
+  };
   return info;
 }
 

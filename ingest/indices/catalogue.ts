@@ -14,6 +14,8 @@ export interface IndexSpec {
   units: string;
   precision: number;
   longName: string;
+  /** Point-reader rule: classes are read 'nearest'. */
+  interpolation: 'linear' | 'nearest';
   /**
    * Inputs, canonical names: each entry is one input; an array means "any of
    * these" (e.g. relative humidity or dew point).
@@ -33,6 +35,7 @@ export const INDEX_VARIABLES = {
   mean_radiant_temperature: {
     units: '°C',
     precision: 0.01,
+    interpolation: 'linear',
     longName: 'mean radiant temperature of a standing person outdoors (sun at mid-step)',
     inputs: ['temperature_2m', 'shortwave_radiation', 'longwave_radiation'],
     method:
@@ -42,6 +45,7 @@ export const INDEX_VARIABLES = {
   utci: {
     units: '°C',
     precision: 0.01,
+    interpolation: 'linear',
     longName: 'Universal Thermal Climate Index',
     inputs: ['temperature_2m', HUMIDITY, WIND, 'shortwave_radiation', 'longwave_radiation'],
     method: 'Bröde et al. (2012) 6th-order polynomial from T, Tmrt, 10 m wind and RH; NaN outside its validity domain',
@@ -49,6 +53,7 @@ export const INDEX_VARIABLES = {
   wbgt_sun: {
     units: '°C',
     precision: 0.01,
+    interpolation: 'linear',
     longName: 'wet bulb globe temperature in the sun (Liljegren)',
     inputs: ['temperature_2m', HUMIDITY, WIND, PRESSURE, 'shortwave_radiation'],
     method: 'Liljegren et al. (2008), 10 m wind reduced to 2 m by stability class (rural); sun at mid-step',
@@ -56,6 +61,7 @@ export const INDEX_VARIABLES = {
   wbgt_shade: {
     units: '°C',
     precision: 0.01,
+    interpolation: 'linear',
     longName: 'wet bulb globe temperature in the shade (Liljegren, no solar load)',
     inputs: ['temperature_2m', HUMIDITY, WIND, PRESSURE, 'shortwave_radiation'],
     method: 'Liljegren et al. (2008) with S = 0 (no solar load); equals wbgt_sun at night',
@@ -63,6 +69,7 @@ export const INDEX_VARIABLES = {
   uv_index_clear_sky: {
     units: '1',
     precision: 0.01,
+    interpolation: 'linear',
     longName: 'clear-sky UV index',
     inputs: ['total_ozone'],
     method: 'Madronich (2007): 12.5 μ0^2.42 (Ω/300 DU)^-1.23, sun at the valid time',
@@ -70,6 +77,7 @@ export const INDEX_VARIABLES = {
   uv_index: {
     units: '1',
     precision: 0.01,
+    interpolation: 'linear',
     longName: 'UV index (clear sky × NWP cloud modification)',
     inputs: ['total_ozone', ['shortwave_radiation', 'cloud_cover']],
     method:
@@ -79,6 +87,7 @@ export const INDEX_VARIABLES = {
   frost_risk: {
     units: '1',
     precision: 1,
+    interpolation: 'nearest',
     longName: 'frost risk class: 0 none, 1 low, 2 moderate, 3 high',
     // The class does not depend on humidity (only hoar vs black frost does, reported at read time).
     inputs: ['temperature_2m', 'cloud_cover', WIND],
@@ -87,6 +96,7 @@ export const INDEX_VARIABLES = {
   et0: {
     units: 'mm',
     precision: 0.001,
+    interpolation: 'linear',
     longName: 'FAO-56 reference evapotranspiration over the preceding step',
     inputs: ['temperature_2m', HUMIDITY, WIND, 'shortwave_radiation', 'elevation'],
     method:
@@ -96,6 +106,9 @@ export const INDEX_VARIABLES = {
 } as const satisfies Record<string, IndexSpec>;
 
 export type IndexName = keyof typeof INDEX_VARIABLES;
+
+/** Cache group of every index (tiles/block.ts): only Developer and Business requests read them. */
+export const INDEX_BLOCK = 'developer';
 
 /** Frost-risk identifiers (science/ FROST_RISK_LEVELS) in code order: the stored value is the index. */
 export const FROST_RISK_CODES = ['none', 'low', 'moderate', 'high'] as const;

@@ -16,7 +16,7 @@
 import type { GridDef } from '../../geo/grid.js';
 import type { VariableInput } from '../../tiles/types.js';
 import { bandJob, scatterBand, splitRows } from './bands.js';
-import { computableIndices, INDEX_VARIABLES, type IndexName } from './catalogue.js';
+import { computableIndices, INDEX_BLOCK, INDEX_VARIABLES, type IndexName } from './catalogue.js';
 import { computeBand } from './kernel.js';
 import { runBands, defaultWorkerCount } from './pool.js';
 import { stepTimings } from './timeline.js';
@@ -93,7 +93,10 @@ export async function deriveIndices(
   const out: Record<string, VariableInput> = {};
   for (const name of outputs) {
     const spec = INDEX_VARIABLES[name];
-    out[name] = { units: spec.units, precision: spec.precision, longName: spec.longName, values: result[name]! };
+    out[name] = {
+      units: spec.units, precision: spec.precision, longName: spec.longName, values: result[name]!,
+      interpolation: spec.interpolation, mask: 'any', block: INDEX_BLOCK,
+    };
   }
   return out;
 }

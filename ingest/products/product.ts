@@ -6,8 +6,9 @@
  * what is its own.
  */
 import type { GridDef } from '../../geo/grid.js';
+import type { Region, TimeLayout } from '../../tiles/manifest.js';
 import type { SourceField } from '../field.js';
-import type { VariableSpec } from './spec.js';
+import type { StoredVariableSpec, VariableSpec } from './spec.js';
 
 /**
  * The assembled content of one product version on one grid: time-varying
@@ -34,8 +35,22 @@ export interface Product {
   readonly summary: string;
   /** Static products (dem) have no time axis. */
   readonly static: boolean;
+  /** `static`, a rolling `forecast`, or `periods` (one store per UTC year). */
+  readonly layout: TimeLayout;
+  /**
+   * Response field groups the product feeds (the API's builders read by
+   * group: 'base' Free fields, 'developer' indices, 'elevation' for the
+   * altitude correction, 'cams', 'coastal', 'soil', 'uv').
+   */
+  readonly feeds: readonly string[];
+  /** Among products feeding one group that cover a point and time, the highest priority answers (sm100 over nwp over reanalysis). */
+  readonly priority: number;
+  /** Where it is meant to answer; default the grid's bounding box. */
+  readonly region?: Region;
+  /** Masked variables: how far a point may be from the nearest cell of the right kind, km. */
+  readonly searchRadiusKm?: number;
   /** What the store may hold: canonical variables. */
-  readonly variables: Readonly<Record<string, VariableSpec>>;
+  readonly variables: Readonly<Record<string, StoredVariableSpec>>;
   /** Inputs of derivations, never stored. */
   readonly auxiliary: Readonly<Record<string, VariableSpec>>;
   /**

@@ -17,8 +17,8 @@ export type Aggregation =
   /** Does not vary in time (elevation): stored as [y, x]. */
   | 'static';
 
-/** How the point reader should interpolate the variable. */
-export type Interpolation = 'linear' | 'nearest';
+export type { Interpolation, NeighbourMask } from '../../tiles/manifest.js';
+import type { Interpolation, NeighbourMask } from '../../tiles/manifest.js';
 
 export interface VariableSpec {
   /** Canonical unit (DESIGN.md). Source units are converted to it (products/units.ts). */
@@ -42,4 +42,19 @@ export interface VariableSpec {
   validRange?: readonly [number, number];
   /** Values below are raised to it: de-accumulation and packing noise (precipitation −0.001 mm → 0). */
   min?: number;
+}
+
+/**
+ * A variable the product stores: also how the point reader treats it
+ * (written into the manifest, the contract with the API).
+ */
+export interface StoredVariableSpec extends VariableSpec {
+  /** Neighbours that may contribute at a point: any, or only sea or land cells (tiles/masks.ts). */
+  mask: NeighbourMask;
+  /**
+   * Cache group: variables the same requests read together (tiles/block.ts).
+   * A request decodes only the groups it reads, so keep what every request
+   * needs apart from what only some do.
+   */
+  block: string;
 }

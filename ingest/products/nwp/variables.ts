@@ -10,54 +10,60 @@
  *
  * Units: the source's `units` attribute decides the conversion
  * (products/units.ts); names never imply a unit.
+ *
+ * Cache groups (`block`, tiles/block.ts): 'base' is what every weather.php
+ * request reads (the Free fields), 'condition' what the condition is derived
+ * from when the model gives no usable weather code (and the Developer
+ * indices read), 'developer' the inputs and indices only Developer and
+ * Business requests read.
  */
-import type { VariableSpec } from '../spec.js';
+import type { StoredVariableSpec, VariableSpec } from '../spec.js';
 
 export const NWP_VARIABLES = {
   temperature_2m: {
-    units: '°C', aggregation: 'instant', precision: 0.01, interpolation: 'linear', heightM: 2,
+    units: '°C', aggregation: 'instant', precision: 0.01, interpolation: 'linear', mask: 'any', block: 'base', heightM: 2,
     longName: '2 metre temperature', standardName: 'air_temperature',
     names: ['2t', 't2m', 't_2m', 'tas', 't2', 'tmp2m'],
     paramIds: [167],
     standardNames: ['air_temperature'],
   },
   dew_point_2m: {
-    units: '°C', aggregation: 'instant', precision: 0.01, interpolation: 'linear', heightM: 2,
+    units: '°C', aggregation: 'instant', precision: 0.01, interpolation: 'linear', mask: 'any', block: 'base', heightM: 2,
     longName: '2 metre dew point temperature', standardName: 'dew_point_temperature',
     names: ['2d', 'd2m', 'td_2m', 'td2m', 'tdps', 'dpt2m'],
     paramIds: [168],
     standardNames: ['dew_point_temperature'],
   },
   relative_humidity_2m: {
-    units: '%', aggregation: 'instant', precision: 0.1, interpolation: 'linear', heightM: 2,
+    units: '%', aggregation: 'instant', precision: 0.1, interpolation: 'linear', mask: 'any', block: 'base', heightM: 2,
     longName: '2 metre relative humidity', standardName: 'relative_humidity',
     names: ['2r', 'r2', 'relhum_2m', 'rh', 'rh2m', 'hurs'],
     paramIds: [260242],
     standardNames: ['relative_humidity'],
   },
   pressure_msl: {
-    units: 'hPa', aggregation: 'instant', precision: 0.01, interpolation: 'linear',
+    units: 'hPa', aggregation: 'instant', precision: 0.01, interpolation: 'linear', mask: 'any', block: 'base',
     longName: 'mean sea level pressure', standardName: 'air_pressure_at_mean_sea_level',
     names: ['msl', 'pmsl', 'prmsl', 'psl', 'mslp'],
     paramIds: [151, 260074, 500002],
     standardNames: ['air_pressure_at_mean_sea_level', 'air_pressure_at_sea_level'],
   },
   surface_pressure: {
-    units: 'hPa', aggregation: 'instant', precision: 0.01, interpolation: 'linear',
+    units: 'hPa', aggregation: 'instant', precision: 0.01, interpolation: 'linear', mask: 'any', block: 'developer',
     longName: 'surface pressure', standardName: 'surface_air_pressure',
     names: ['sp', 'ps', 'pres_sfc'],
     paramIds: [134, 500000],
     standardNames: ['surface_air_pressure'],
   },
   wind_u_10m: {
-    units: 'm/s', aggregation: 'instant', precision: 0.01, interpolation: 'linear', heightM: 10,
+    units: 'm/s', aggregation: 'instant', precision: 0.01, interpolation: 'linear', mask: 'any', block: 'base', heightM: 10,
     longName: '10 metre U wind component', standardName: 'eastward_wind',
     names: ['10u', 'u10', 'u_10m', 'uas'],
     paramIds: [165],
     standardNames: ['eastward_wind'],
   },
   wind_v_10m: {
-    units: 'm/s', aggregation: 'instant', precision: 0.01, interpolation: 'linear', heightM: 10,
+    units: 'm/s', aggregation: 'instant', precision: 0.01, interpolation: 'linear', mask: 'any', block: 'base', heightM: 10,
     longName: '10 metre V wind component', standardName: 'northward_wind',
     names: ['10v', 'v10', 'v_10m', 'vas'],
     paramIds: [166],
@@ -66,14 +72,14 @@ export const NWP_VARIABLES = {
   wind_gust_10m: {
     // ERA5 i10fg is instantaneous; 10fg / VMAX_10M are the maximum over the
     // step ending at the valid time: both are stored at the valid time.
-    units: 'm/s', aggregation: 'instant', precision: 0.01, interpolation: 'linear', heightM: 10,
+    units: 'm/s', aggregation: 'instant', precision: 0.01, interpolation: 'linear', mask: 'any', block: 'base', heightM: 10,
     longName: '10 metre wind gust', standardName: 'wind_speed_of_gust',
     names: ['10fg', 'i10fg', 'fg10', '10fg1', '10fg3', '10fg6', 'vmax_10m', 'gust', 'wsgsmax'],
     paramIds: [49, 228029, 228028, 123, 260065],
     standardNames: ['wind_speed_of_gust'],
   },
   cloud_cover: {
-    units: '%', aggregation: 'instant', precision: 0.1, interpolation: 'linear',
+    units: '%', aggregation: 'instant', precision: 0.1, interpolation: 'linear', mask: 'any', block: 'condition',
     longName: 'total cloud cover', standardName: 'cloud_area_fraction',
     names: ['tcc', 'clct', 'tcdc', 'clt'],
     paramIds: [164, 228164],
@@ -81,7 +87,7 @@ export const NWP_VARIABLES = {
   },
   precipitation: {
     // Amount over the step ending at the valid time (mm = kg m-2).
-    units: 'mm', aggregation: 'amount', precision: 0.01, interpolation: 'linear', min: 0,
+    units: 'mm', aggregation: 'amount', precision: 0.01, interpolation: 'linear', mask: 'any', block: 'condition', min: 0,
     longName: 'total precipitation over the preceding step', standardName: 'precipitation_amount',
     names: ['tp', 'tot_prec', 'apcp', 'pr'],
     paramIds: [228, 228228, 500041],
@@ -89,12 +95,12 @@ export const NWP_VARIABLES = {
   },
   snowfall_fraction: {
     // Usually derived: snowfall amount / precipitation (nwp/complete.ts).
-    units: '1', aggregation: 'instant', precision: 0.001, interpolation: 'linear',
+    units: '1', aggregation: 'instant', precision: 0.001, interpolation: 'linear', mask: 'any', block: 'condition',
     longName: 'fraction of the precipitation over the preceding step falling as snow',
     names: [],
   },
   shortwave_radiation: {
-    units: 'W/m²', aggregation: 'mean', precision: 0.1, interpolation: 'linear', min: 0,
+    units: 'W/m²', aggregation: 'mean', precision: 0.1, interpolation: 'linear', mask: 'any', block: 'developer', min: 0,
     longName: 'surface downwelling shortwave radiation, mean over the preceding step',
     standardName: 'surface_downwelling_shortwave_flux_in_air',
     names: ['ssrd', 'rsds', 'dswrf'],
@@ -103,7 +109,7 @@ export const NWP_VARIABLES = {
   },
   direct_radiation: {
     // On a horizontal surface (ERA5 fdir, ICON ASWDIR_S), not beam-normal (ERA5 dsrp).
-    units: 'W/m²', aggregation: 'mean', precision: 0.1, interpolation: 'linear', min: 0,
+    units: 'W/m²', aggregation: 'mean', precision: 0.1, interpolation: 'linear', mask: 'any', block: 'developer', min: 0,
     longName: 'surface direct shortwave radiation on a horizontal plane, mean over the preceding step',
     standardName: 'surface_direct_downwelling_shortwave_flux_in_air',
     names: ['fdir', 'aswdir_s'],
@@ -111,7 +117,7 @@ export const NWP_VARIABLES = {
     standardNames: ['surface_direct_downwelling_shortwave_flux_in_air'],
   },
   longwave_radiation: {
-    units: 'W/m²', aggregation: 'mean', precision: 0.1, interpolation: 'linear', min: 0,
+    units: 'W/m²', aggregation: 'mean', precision: 0.1, interpolation: 'linear', mask: 'any', block: 'developer', min: 0,
     longName: 'surface downwelling longwave radiation, mean over the preceding step',
     standardName: 'surface_downwelling_longwave_flux_in_air',
     names: ['strd', 'alwd_s', 'rlds', 'dlwrf'],
@@ -119,12 +125,12 @@ export const NWP_VARIABLES = {
     standardNames: ['surface_downwelling_longwave_flux_in_air'],
   },
   weather_code: {
-    units: 'WMO 4677', aggregation: 'instant', precision: 1, interpolation: 'nearest',
+    units: 'WMO 4677', aggregation: 'instant', precision: 1, interpolation: 'nearest', mask: 'any', block: 'base',
     longName: 'present weather (WMO code table 4677)',
     names: ['ww', 'wmo_code', 'weathercode'],
   },
   total_ozone: {
-    units: 'DU', aggregation: 'instant', precision: 0.1, interpolation: 'linear',
+    units: 'DU', aggregation: 'instant', precision: 0.1, interpolation: 'linear', mask: 'any', block: 'developer',
     longName: 'total column ozone', standardName: 'atmosphere_mass_content_of_ozone',
     names: ['tco3', 'to3', 'tozne', 'gtco3'],
     paramIds: [206],
@@ -132,14 +138,14 @@ export const NWP_VARIABLES = {
   },
   elevation: {
     // Model orography: height (m) or surface geopotential (m² s⁻², ÷ g).
-    units: 'm', aggregation: 'static', precision: 0.1, interpolation: 'linear',
+    units: 'm', aggregation: 'static', precision: 0.1, interpolation: 'linear', mask: 'any', block: 'base',
     longName: 'model surface altitude', standardName: 'surface_altitude',
     names: ['orog', 'hsurf', 'z', 'fis', 'hgt', 'oro'],
     paramIds: [228002, 129, 500007],
     standardNames: ['surface_altitude', 'surface_geopotential'],
     validRange: [-500, 9000],
   },
-} as const satisfies Record<string, VariableSpec>;
+} as const satisfies Record<string, StoredVariableSpec>;
 
 export type NwpVariable = keyof typeof NWP_VARIABLES;
 
