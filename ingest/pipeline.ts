@@ -16,6 +16,7 @@ import { describeGrid, selectGrid, type DroppedField } from './products/grid-cho
 import { mapFields, type SkippedField, type TaggedField } from './products/map-fields.js';
 import { getProduct } from './products/registry.js';
 import { readFile } from './readers.js';
+import { applyMasks } from './masks.js';
 
 /** IngestResult plus what the run left out and why (printed by the CLI, logged by jobs). */
 export interface IngestReport extends IngestResult {
@@ -66,6 +67,7 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
   const stack = assembleStack(product, selection.grid, selection.fields);
   const notes = [...mapped.notes, ...product.complete(stack)];
   product.validate(stack, req.files);
+  notes.push(...applyMasks(product, stack));
   req.signal?.throwIfAborted();
 
   // write + publish (atomic: the writer renames the manifest last)

@@ -7,7 +7,7 @@
  */
 import { distance } from '@turf/distance';
 import { cellLatLon, type GridDef } from '../geo/grid.js';
-import { combineNeighbours, lerpTime } from './interpolate.js';
+import { lerpTime } from './interpolate.js';
 import { INT16_FILL } from './packing.js';
 
 /** How a variable's raw values unpack: value = raw × scale + offset (int16, INT16_FILL missing) or as is (float32, NaN missing). */
@@ -52,9 +52,19 @@ export function nearestValue(raw: Float64Array, at: number, w: number, u: Unpack
   return null;
 }
 
-/** Bilinear over the neighbours with weight `nw[k]` (0 = excluded), linear in time, renormalised over present values. */
+/** Bilinear over the neighbours with weight `nw[k]` > 0 (0 = excluded), linear in time, weights renormalised over present values. */
 export function bilinearValue(raw: Float64Array, at: number, w: number, u: Unpack, nw: Float64Array): number | null {
-  return combineNeighbours(cellLinear(raw, at, 0, w, u), cellLinear(raw, at, 1, w, u), cellLinear(raw, at, 2, w, u), cellLinear(raw, at, 3, w, u), nw);
+  let sum = 0;
+  let wsum = 0;
+  for (let k = 0; k < 4; k++) {
+    const wk = nw[k]!;
+    if (!(wk > 0)) continue;
+    const v = cellLinear(raw, at, k, w, u);
+    if (v !== v) continue;
+    sum += wk * v;
+    wsum += wk;
+  }
+  return wsum > 0 ? sum / wsum : null;
 }
 
 /** How the masked variables of one kind are read at a point. */
@@ -89,27 +99,30 @@ export function distanceToCellKm(grid: GridDef, lat: number, lon: number, flat: 
 }
 
 export function maskChoice(m: MaskInputs): MaskChoice {
+  // Only neighbours that carry bilinear weight count: a point on a land cell's centre has its sea neighbours at weight 0.
   const weights = new Float64Array(4);
+  const allowed = [false, false, false, false];
   let any = false;
   for (let k = 0; k < 4; k++) {
-    if (m.ofKind[k]) {
+    if (m.ofKind[k] && m.weights[k]! > 0) {
       weights[k] = m.weights[k]!;
+      allowed[k] = true;
       any = true;
     }
   }
   if (any) {
     let distanceKm = 0;
     const first = m.order[0]!;
-    if (!m.ofKind[first]) {
+    if (!allowed[first]) {
       for (let r = 1; r < 4; r++) {
         const k = m.order[r]!;
-        if (m.ofKind[k]) {
+        if (allowed[k]) {
           distanceKm = distanceToCellKm(m.grid, m.lat, m.lon, m.cellFlat[k]!);
           break;
         }
       }
     }
-    return { mode: 'bilinear', weights, allowed: [...m.ofKind], distanceKm };
+    return { mode: 'bilinear', weights, allowed, distanceKm };
   }
   for (let r = 0; r < 4; r++) {
     const k = m.order[r]!;

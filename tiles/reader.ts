@@ -221,14 +221,12 @@ export class TileStore {
       let choice: MaskChoice = { mode: 'none' };
       const maskVar = vs.maskVar;
       if (maskVar && list.aux[code]) {
-        const u = maskVar;
+        const nearestVar = list.aux[code]!;
         const ofKind = [0, 1, 2, 3].map((k) => {
-          const r = raw[auxAt + 2 * k]!;
-          const m = u.int16 ? (r === INT16_FILL ? NaN : r * u.scale + u.offset) : r;
+          const m = unpacked(raw[auxAt + 2 * k]!, maskVar);
           return m === m && isKind(m, kind);
         });
-        const nearestAt = auxAt + 8 * code;
-        const nearestCell = [0, 1, 2, 3].map((k) => raw[nearestAt + 2 * k]!);
+        const nearestCell = [0, 1, 2, 3].map((k) => unpacked(raw[auxAt + 8 * code + 2 * k]!, nearestVar));
         choice = maskChoice({
           grid: vs.grid, lat: pt.lat, lon: pt.lon, weights: pt.weights, order: pt.order, cellFlat: pt.cellFlat,
           ofKind, nearestCell, searchRadiusKm: vs.searchRadiusKm,
@@ -347,6 +345,11 @@ export class TileStore {
     this.iso0 = new Date(ms).toISOString();
     return this.iso0;
   }
+}
+
+/** A gathered raw value unpacked (NaN when missing). */
+function unpacked(r: number, v: VarState): number {
+  return v.int16 ? (r === INT16_FILL ? NaN : r * v.scale + v.offset) : r;
 }
 
 function isoOrRaw(ms: number): string {
