@@ -50,7 +50,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(timingPlugin);
   await app.register(errorsPlugin);
   await app.register(tilesPlugin, { dataDir: opts.dataDir, ...(opts.tiles ? { tiles: opts.tiles } : {}) });
-  await app.register(weatherPlugin, opts.clock ? { clock: opts.clock } : {});
+  await app.register(weatherPlugin, { dataDir: opts.dataDir, ...(opts.clock ? { clock: opts.clock } : {}) });
   const env = opts.env ?? process.env;
   // The embedded key store lives in the served data directory unless the caller says otherwise.
   await app.register(accessPlugin, opts.access ?? { env: { ...env, METEOPUNTO_DATA: opts.dataDir } });
@@ -58,7 +58,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (env.MP_ADMIN_TOKEN && env.REDIS_URL) {
     await registerQueueDashboard(app, { redisUrl: env.REDIS_URL, token: env.MP_ADMIN_TOKEN });
   }
-  await app.register(healthRoutes, { dataDir: opts.dataDir, ...(opts.clock ? { clock: opts.clock } : {}) });
+  await app.register(healthRoutes, opts.clock ? { clock: opts.clock } : {});
   await app.register(weatherRoutes);
   return app;
 }

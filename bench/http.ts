@@ -12,8 +12,10 @@ import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { buildApp } from '../api/app.js';
-import type { Plan } from '../api/access/contract.js';
-import type { PointQuery } from '../api/weather/observe.js';
+import { FIELD_GROUPS, type Plan } from '../api/access/contract.js';
+
+const ALL_GROUPS = new Set(FIELD_GROUPS);
+import type { PointQuery } from '../api/weather/service.js';
 import { TileStore } from '../tiles/reader.js';
 import { benchAccessEnv } from './api-key.js';
 
@@ -70,7 +72,7 @@ async function serveChild(kind: ServerKind, dataDir: string): Promise<void> {
     if (msg.warm) {
       const points = msg.warm;
       const warm = async () => {
-        if (kind === 'weather') for (const p of points) await app.weather.observe(p);
+        if (kind === 'weather') for (const p of points) await app.weather.observe({ ...p, plan: 'business', groups: ALL_GROUPS });
         process.send!({ ready: address });
       };
       void warm();

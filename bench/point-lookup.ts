@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gridIndexOf, type RegularLatLonGrid } from '../geo/grid.js';
 import { TileStore } from '../tiles/reader.js';
+import { withCatalogue } from '../ingest/products/catalogue-input.js';
 import { writeProductVersion } from '../tiles/writer.js';
 import type { VariableInput } from '../tiles/types.js';
 
@@ -61,7 +62,7 @@ async function buildStore(root: string, start: number): Promise<void> {
   });
   variables.elevation = { units: 'm', precision: 0.1, static: true, values: [Float32Array.from({ length: cells }, (_, n) => 500 + 400 * Math.sin(n * 0.001))] };
   const t0 = performance.now();
-  const r = await writeProductVersion(root, { product: 'nwp', grid, times, variables, source: { files: ['bench'], note: 'synthetic' } });
+  const r = await writeProductVersion(root, withCatalogue({ product: 'nwp', grid, times, variables, source: { files: ['bench'], note: 'synthetic' } }));
   const size = dirBytes(r.path);
   const raw = (VARIABLES.length * times.length + 1) * cells * 2;
   console.log(`tile writer: ${grid.nx}×${grid.ny} cells × 49 steps × ${VARIABLES.length + 1} variables in ${((performance.now() - t0) / 1000).toFixed(2)} s; ` +

@@ -30,9 +30,11 @@ import { pathToFileURL } from 'node:url';
 import type { RegularLatLonGrid } from '../geo/grid.js';
 import { isInSanMarino } from '../geo/regions.js';
 import { TileStore } from '../tiles/reader.js';
+import { withCatalogue } from '../ingest/products/catalogue-input.js';
 import { writeProductVersion } from '../tiles/writer.js';
 import type { VariableInput } from '../tiles/types.js';
-import { WeatherService, type PointQuery } from '../api/weather/observe.js';
+import { WeatherService, type PointQuery } from '../api/weather/service.js';
+import { PublishedProducts } from '../api/router/published.js';
 import { runHttpBench, BENCH_CACHE_BYTES } from './http.js';
 import { benchPlans, createBenchKey } from './api-key.js';
 
@@ -132,7 +134,7 @@ export async function buildBenchData(root: string, nowMs: number): Promise<numbe
     for (let n = 0; n < sw.length; n++) out[n] = f(sw[n]!, n);
     return out;
   };
-  await writeProductVersion(root, {
+  await writeProductVersion(root, withCatalogue({
     product: 'nwp',
     grid: GRID,
     times,
@@ -162,14 +164,14 @@ export async function buildBenchData(root: string, nowMs: number): Promise<numbe
       uv_index: per((k) => mapShortwave(k, (sw) => sw / 85), 0.01, '1'),
       et0: per((k) => mapShortwave(k, (sw, n) => Math.max(0, 0.0004 * sw + 0.005 * temps[k]![n]!)), 0.001, 'mm'),
     },
-  });
-  await writeProductVersion(root, {
+  }));
+  await writeProductVersion(root, withCatalogue({
     product: 'dem',
     grid: DEM_GRID,
     times: [],
     source: { files: ['bench-synthetic-dem'] },
     variables: { elevation: { units: 'm', precision: 0.1, static: true, values: [plane(DEM_GRID, (la, lo) => orography(la, lo) + 40 * Math.sin(la * 97) * Math.cos(lo * 89))] } },
-  });
+  }));
   return t0;
 }
 
@@ -192,14 +194,17 @@ export function benchPoints(n: number): PointQuery[] {
   return out;
 }
 
+const NO_GROUPS: ReadonlySet<never> = new Set();
+
 function quantile(sorted: Float64Array, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
 /** Warm lookups of the Free field set; per-call timings in µs. */
 async function freeFieldLookup(root: string): Promise<{ medianUs: number; p99Us: number; n: number }> {
-  const service = new WeatherService(new TileStore(root, { cacheBytes: BENCH_CACHE_BYTES }));
-  const points = benchPoints(2000);
+  const tiles = new TileStore(root, { cacheBytes: BENCH_CACHE_BYTES });
+  const service = new WeatherService(tiles, new PublishedProducts(tiles, root));
+  const points = benchPoints(2000).map((p) => ({ ...p, plan: 'free' as const, groups: NO_GROUPS }));
   for (const p of points) await service.observe(p); // load every chunk the points touch
   const rounds = 25;
   const us = new Float64Array(points.length * rounds);
@@ -211,7 +216,7 @@ async function freeFieldLookup(root: string): Promise<{ medianUs: number; p99Us:
       const f = service.tryObserve(p);
       us[n++] = Number(process.hrtime.bigint() - t) / 1000;
       if (!f) throw new Error('benchmark lookup was not warm');
-      sink += f.temperature ?? 0;
+      sink += (f.temperature as number | null) ?? 0;
     }
   }
   if (!Number.isFinite(sink)) console.log(sink);

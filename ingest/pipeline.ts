@@ -17,6 +17,7 @@ import { mapFields, type SkippedField, type TaggedField } from './products/map-f
 import { getProduct } from './products/registry.js';
 import { readFile } from './readers.js';
 import { applyMasks } from './masks.js';
+import { carryOverEarlierSteps } from './carry-over.js';
 
 /** IngestResult plus what the run left out and why (printed by the CLI, logged by jobs). */
 export interface IngestReport extends IngestResult {
@@ -89,6 +90,8 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
     );
     Object.assign(input.variables, indices);
   }
+  const carried = await carryOverEarlierSteps(req.root, product, input);
+  if (carried) notes.push(carried);
   req.signal?.throwIfAborted();
   progress('write', STAGE_START.write, `writing ${Object.keys(input.variables).length} variables × ${input.times.length} times`);
   const published = await writeProductVersion(req.root, input);

@@ -5,22 +5,12 @@
  * them and interleaves them (./block.ts); concurrent requests for the same
  * block share one load.
  */
-import { readFile } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
 import { interleave } from './block.js';
-import { zstdDecode } from './zstd.js';
-import { unshuffle } from './shuffle.js';
+import { readChunk, type ChunkData, type ChunkFile } from './chunk-file.js';
 
 /** Decoded values: a chunk [time][row][col] (or [row][col] for static variables), or a block of them (./block.ts). */
-export type ChunkData = Int16Array | Float32Array;
-
-/** One variable's chunk file and its codec pipeline. */
-export interface ChunkFile {
-  file: string;
-  zstd: boolean;
-  /** Byte-shuffle element size, 0 = none. */
-  shuffle: number;
-}
+export type { ChunkData, ChunkFile };
 
 /** A block to load: the same spatial chunk of several variables of one kind. */
 export interface BlockRequest {
@@ -100,15 +90,4 @@ async function readBlock(req: BlockRequest): Promise<ChunkData> {
   const chunks = await Promise.all(req.files.map((f) => readChunk(f, req.int16, length)));
   // A lone static chunk is already in block layout ([cell][1][1]).
   return chunks.length === 1 && req.steps === 1 ? chunks[0]! : interleave(chunks, req.steps, req.plane, req.int16);
-}
-
-async function readChunk(f: ChunkFile, int16: boolean, length: number): Promise<ChunkData> {
-  const stored = await readFile(f.file);
-  const decompressed = f.zstd ? await zstdDecode(stored) : stored;
-  const raw = f.shuffle ? unshuffle(decompressed, f.shuffle) : decompressed;
-  const bytes = length * (int16 ? 2 : 4);
-  if (raw.byteLength !== bytes) throw new Error(`${f.file}: corrupt chunk (${raw.byteLength} bytes decoded, ${bytes} expected)`);
-  // Typed views need an aligned offset: copy when the buffer is shared (readFile's pool).
-  const buf = raw.byteOffset === 0 ? raw.buffer : raw.slice().buffer;
-  return int16 ? new Int16Array(buf, 0, length) : new Float32Array(buf, 0, length);
 }

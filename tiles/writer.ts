@@ -6,7 +6,7 @@
  * temp dirs and expired versions (tiles/gc.ts).
  */
 import { productDir } from '../config/paths.js';
-import { describeResolution, gridBounds } from '../geo/grid.js';
+import { gridBounds } from '../geo/grid.js';
 import type { Manifest } from './manifest.js';
 import type { ProductVersionInput, PublishResult } from './types.js';
 import { writeZarrStore, type StoreLayout } from './zarr-writer.js';
@@ -87,7 +87,7 @@ export function buildManifest(input: ProductVersionInput, version: string, publi
     variables: layout.variables,
     layout: timeLayout,
     coverage: times.length > 0 ? { from: times[0]!, to: times[times.length - 1]! } : null,
-    region: meta.region ?? { name: `${input.product} grid (${describeResolution(input.grid)})`, bbox: gridBounds(input.grid) },
+    region: meta.region ?? { name: `${input.product} grid`, bbox: gridBounds(input.grid) },
     feeds: [...(meta.feeds ?? [])],
     priority: meta.priority ?? 0,
     ...(meta.searchRadiusKm !== undefined ? { search_radius_km: meta.searchRadiusKm } : {}),

@@ -1,24 +1,23 @@
 /**
  * GET /healthz: liveness plus the age of every published product.
  *
- * 200 when the forecast product (nwp) is published, 503 otherwise (the API
- * can answer nothing useful without it). Per product: version, publication
- * time and age in seconds, the valid-time range, whether it covers the
- * current time (time-varying products; a forecast past its last step makes
- * weather.php answer 503), and whether it is the labelled sample dataset.
+ * 200 when some product feeding weather.php's base fields (manifest `feeds`
+ * holds 'base': nwp, sm100, ...) is published, 503 otherwise (the API can
+ * answer nothing useful without one). Per product, from its manifest:
+ * version, publication time and age in seconds, the valid-time range,
+ * whether it covers the current time (a forecast past its last step makes
+ * weather.php answer 503), and whether it is the labelled sample dataset;
+ * period products (reanalysis years) are listed as `<product>/<year>`.
  * No paths, no keys, nothing a stranger could misuse.
  */
-import { readdir } from 'node:fs/promises';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { tilesDir } from '../../config/paths.js';
 import type { Manifest } from '../../tiles/manifest.js';
 
 export const HEALTH_PATH = '/healthz';
 
-/** Products always listed, published or not. */
-const EXPECTED_PRODUCTS = ['nwp', 'dem'] as const;
-const PRODUCT_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+/** The feed without which weather.php answers nothing. */
+const ESSENTIAL_FEED = 'base';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -64,19 +63,7 @@ export function productHealth(m: Manifest | null, nowMs: number): ProductHealth 
   };
 }
 
-async function productNames(dataDir: string): Promise<string[]> {
-  const names = new Set<string>(EXPECTED_PRODUCTS);
-  try {
-    for (const d of await readdir(tilesDir(dataDir), { withFileTypes: true })) {
-      if (d.isDirectory() && PRODUCT_NAME.test(d.name)) names.add(d.name);
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  return [...names].sort();
-}
-
-export default async function healthRoutes(fastify: FastifyInstance, opts: { dataDir: string; clock?: () => number }): Promise<void> {
+export default async function healthRoutes(fastify: FastifyInstance, opts: { clock?: () => number }): Promise<void> {
   const clock = opts.clock ?? Date.now;
   fastify.get<{ Reply: Health }>(
     HEALTH_PATH,
@@ -84,8 +71,11 @@ export default async function healthRoutes(fastify: FastifyInstance, opts: { dat
     async function health(this: FastifyInstance, _request, reply) {
       const now = clock();
       const products: Record<string, ProductHealth> = {};
-      for (const name of await productNames(opts.dataDir)) products[name] = productHealth(this.tiles.manifest(name), now);
-      const ok = products.nwp?.available === true;
+      for (const c of this.products.products()) {
+        const keys = c.layout === 'periods' ? this.products.periods(c.product).map((p) => `${c.product}/${p}`) : [c.product];
+        for (const key of keys) products[key] = productHealth(this.tiles.manifest(key), now);
+      }
+      const ok = this.products.candidates(ESSENTIAL_FEED).some((c) => c.layout !== 'periods' || this.products.periods(c.product).length > 0);
       return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', time: new Date(now).toISOString(), products });
     },
   );

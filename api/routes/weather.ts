@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/weather.php: current conditions (Free fields) at a point.
+ * GET /api/v1/weather.php: weather at a point, the fields of the key's plan.
  *
  * Request lifecycle, in Fastify hook order:
  *   onRequest      access (api/access): key → request.access (401)
@@ -11,22 +11,22 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { strictQuery, parseUtcDateTime } from '../validation/strict-query.js';
-import { WEATHER_NUMBER_PARAMS, WEATHER_TIME_PARAMS, WeatherQuerySchema, weatherResponses, type WeatherQuery, type WeatherResponse } from '../weather/schema.js';
-import type { PointQuery } from '../weather/observe.js';
+import { WEATHER_NUMBER_PARAMS, WEATHER_TIME_PARAMS, WeatherQuerySchema, type WeatherQuery } from '../weather/schema.js';
+import { weatherResponses, type WeatherResponse } from '../weather/response-schema.js';
+import type { ObserveRequest } from '../weather/service.js';
 import { DECIMALS, roundTo } from '../weather/precision.js';
 import { elapsedMs } from '../plugins/timing.js';
 import { assertPointAllowed, assertTimeAllowed, resolveFields } from '../access/gating.js';
-import { planAtLeast } from '../access/plans.js';
-import { observeDeveloper, tryObserveDeveloper } from '../weather/observe-developer.js';
+import type { FieldGroup, Plan } from '../access/contract.js';
 
 export const WEATHER_PATH = '/api/v1/weather.php';
 
-/** The validated query as the service's point request. */
-export function toPointQuery(q: WeatherQuery): PointQuery {
-  const p: PointQuery = { lat: q.lat, lon: q.lon };
-  if (q.alt !== undefined) p.altM = q.alt;
-  if (q.time !== undefined) p.timeMs = parseUtcDateTime(q.time);
-  return p;
+/** The validated query as the service's request. */
+export function toObserveRequest(q: WeatherQuery, plan: Plan, groups: ReadonlySet<FieldGroup>): ObserveRequest {
+  const r: ObserveRequest = { lat: q.lat, lon: q.lon, plan, groups };
+  if (q.alt !== undefined) r.altM = q.alt;
+  if (q.time !== undefined) r.timeMs = parseUtcDateTime(q.time);
+  return r;
 }
 
 export default async function weatherRoutes(fastify: FastifyInstance): Promise<void> {
@@ -43,15 +43,9 @@ export default async function weatherRoutes(fastify: FastifyInstance): Promise<v
       const { groups } = resolveFields(plan, q.fields);
       if (q.time !== undefined) assertTimeAllowed(plan);
       assertPointAllowed(plan, q.lat, q.lon);
-      const point = toPointQuery(q);
+      const req = toObserveRequest(q, plan, groups);
       await this.consumeQuota(request, reply);
-      const body = (this.weather.tryObserve(point) ?? (await this.weather.observe(point))) as WeatherResponse;
-      if (planAtLeast(plan, 'developer')) {
-        // Same point, same valid time, same altitude correction as the Free fields (observe-developer.ts).
-        const dq = { lat: q.lat, lon: q.lon, altM: q.alt, timeMs: point.timeMs ?? Date.parse(body.valid_time) };
-        const tiles = this.tiles;
-        Object.assign(body, tryObserveDeveloper(tiles, dq, groups) ?? (await observeDeveloper(tiles, dq, groups)));
-      }
+      const body = (this.weather.tryObserve(req) ?? (await this.weather.observe(req))) as WeatherResponse;
       // The assembled object is ours: extend it rather than copy it (hot path).
       body.elapsed_ms = roundTo(elapsedMs(request), DECIMALS.elapsed_ms);
       return body;

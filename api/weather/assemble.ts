@@ -6,7 +6,7 @@
  * it hand-made inputs.
  */
 import type { PointSample } from '../../tiles/types.js';
-import { altitudeCorrection, correctTemperature } from './altitude.js';
+import { altitudeCorrection, correctTemperature, type AltitudeCorrection } from './altitude.js';
 import { currentCondition, isDaytime } from './condition.js';
 import { moistureAtPoint } from './humidity.js';
 import { DECIMALS, roundOrNull, roundTo } from './precision.js';
@@ -28,6 +28,8 @@ export interface FreeInputs {
   now: PointSample;
   /** Valid time, ms since the epoch (the instant `now` was sampled at). */
   validTimeMs: number;
+  /** Hours of the model step the precipitation amount covers (./step.ts). */
+  stepHours: number;
   /** Grid 2 m temperature 3 h before the valid time, °C; null when outside the data. */
   pastTempC: number | null;
   /** DEM elevation at the point, m; null without a DEM there (or when `alt` was given). */
@@ -39,7 +41,20 @@ function finite(v: number | null | undefined): number | null {
   return v === undefined || v === null || !Number.isFinite(v) ? null : v;
 }
 
+/** What the Free fields were computed from, for the fields that must agree with them (Developer indices). */
+export interface FreeBasis {
+  correction: AltitudeCorrection;
+  /** Corrected temperature and the moisture kept consistent with it, unrounded. */
+  temperatureC: number | null;
+  dewPointC: number | null;
+  humidityPct: number | null;
+}
+
 export function assembleFreeFields(inp: FreeInputs): FreeFields {
+  return assembleFree(inp).fields;
+}
+
+export function assembleFree(inp: FreeInputs): { fields: FreeFields; basis: FreeBasis } {
   // Named reads (not values[name] through a helper): the tile store gives every
   // sample of one variable list the same shape, so these loads stay monomorphic.
   const s = inp.now;
@@ -65,11 +80,12 @@ export function assembleFreeFields(inp: FreeInputs): FreeFields {
       cloudCoverPct: finite(vals.cloud_cover),
       precipitationMm: finite(vals.precipitation),
       snowfallFraction: finite(vals.snowfall_fraction),
+      stepHours: inp.stepHours,
     },
     isDaytime(new Date(inp.validTimeMs), inp.lat, inp.lon),
   );
 
-  return {
+  const fields: FreeFields = {
     icon: cond.icon,
     condition: cond.condition,
     temperature: roundOrNull(tempC, DECIMALS.temperature),
@@ -84,4 +100,5 @@ export function assembleFreeFields(inp: FreeInputs): FreeFields {
     temperature_trend_3h: temperatureTrend(tempC, pastC),
     valid_time: s.time,
   };
+  return { fields, basis: { correction, temperatureC: tempC, dewPointC: moisture.dewPointC, humidityPct: moisture.humidityPct } };
 }

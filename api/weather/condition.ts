@@ -30,6 +30,8 @@ export interface ConditionInputs {
   precipitationMm: number | null;
   /** Snow fraction of the precipitation, 0..1. */
   snowfallFraction: number | null;
+  /** Hours of the step the precipitation amount covers (api/weather/step.ts); default 1. */
+  stepHours?: number;
 }
 
 export interface Condition {
@@ -63,6 +65,7 @@ export function currentCondition(inputs: ConditionInputs, isDay: boolean): Condi
       cloudCoverPct: inputs.cloudCoverPct,
       precipitationMm: inputs.precipitationMm,
       ...(inputs.snowfallFraction !== null ? { snowfallFraction: inputs.snowfallFraction } : {}),
+      ...(inputs.stepHours !== undefined ? { stepHours: inputs.stepHours } : {}),
     });
     if (Number.isFinite(derived)) {
       code = derived;

@@ -4,14 +4,12 @@
  * response schema lists every field, so nothing unlisted can leak and
  * serialisation is compiled (fast-json-stringify).
  *
- * The Developer fields (comfort, uv_index, wbgt, frost, et0) are optional
- * properties: present only for plans that receive them. air_quality, pollen,
- * coastal and soil join with their products (CAMS, marine, soil).
+ * The response schema is composed from the response builders'
+ * properties (./response-schema.ts); the Free fields are defined here.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { errorBodySchema } from '../errors.js';
 import { ISO_DATETIME_PATTERN } from '../validation/strict-query.js';
-import { developerResponseProperties } from './developer/schema.js';
 
 /** Geographic bounds the spec gives for weather.php, degrees. */
 export const LAT_RANGE = { min: 35, max: 48 } as const;
@@ -65,19 +63,10 @@ export const FreeFieldsSchema = Type.Object({
 });
 export type FreeFields = Static<typeof FreeFieldsSchema>;
 
-export const WeatherResponseSchema = Type.Object({
-  ...FreeFieldsSchema.properties,
-  // Developer and Business keys (api/access/gating.ts decides which appear).
-  ...developerResponseProperties,
-  elapsed_ms: Type.Number({ description: 'server processing time, ms' }),
-});
-export type WeatherResponse = Static<typeof WeatherResponseSchema>;
-
 const ErrorSchema = Type.Unsafe<{ error: { code: string; message: string } }>(errorBodySchema as unknown as TSchema);
 
-/** One response schema per status the route can answer. */
-export const weatherResponses = {
-  200: WeatherResponseSchema,
+/** Error responses the weather routes can answer, one schema per status. */
+export const errorResponses = {
   400: ErrorSchema,
   401: ErrorSchema,
   403: ErrorSchema,

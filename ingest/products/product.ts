@@ -49,6 +49,8 @@ export interface Product {
   readonly region?: Region;
   /** Masked variables: how far a point may be from the nearest cell of the right kind, km. */
   readonly searchRadiusKm?: number;
+  /** Forecast products: hours of the previous version kept before a new run's first step (ingest/carry-over.ts). */
+  readonly carryHours?: number;
   /** What the store may hold: canonical variables. */
   readonly variables: Readonly<Record<string, StoredVariableSpec>>;
   /** Inputs of derivations, never stored. */

@@ -60,7 +60,8 @@ export async function followJob(ctx: CommandContext, jobId: string, out: NodeJS.
           done = true;
           clearInterval(poll);
           if (state === 'completed') show({ stage: 'done', fraction: 1 });
-          resolve({ state, job });
+          // Read the job again: the copy above may predate the transition (return value or reason not yet in it).
+          resolve({ state, job: (await ctx.queues.ingest.getJob(jobId)) ?? job });
         } else {
           if (job.attemptsMade > attempts) {
             attempts = job.attemptsMade;

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RegularLatLonGrid } from '../../geo/grid.js';
+import { withCatalogue } from '../../ingest/products/catalogue-input.js';
 import { writeProductVersion } from '../../tiles/writer.js';
 import type { VariableInput } from '../../tiles/types.js';
 
@@ -34,8 +35,8 @@ export const MAIN = {
   windU: 3,
   windV: 4,
   gust: (_i: number, j: number) => 10 + 0.5 * j,
-  /** WMO 4677: overcast west of column 10, light rain from it (so points between columns 9 and 10 see a mix). */
-  weatherCode: (i: number) => (i < 10 ? 3 : 61),
+  /** WMO 4677: partly cloudy west of column 10, light rain from it (points between columns 9 and 10 take the nearer one). */
+  weatherCode: (i: number) => (i < 10 ? 2 : 61),
   elevation: (i: number, j: number) => 100 + 10 * i + 20 * j,
 };
 export const DEM = { elevation: (i: number, j: number) => 500 + 2 * i + 3 * j };
@@ -66,7 +67,7 @@ export function tempDataDir(): { dir: string; cleanup(): void } {
 /** The main nwp store (all Free variables, dew point but no RH). */
 export async function writeMainNwp(root: string): Promise<void> {
   const g = NWP_GRID;
-  await writeProductVersion(root, {
+  await writeProductVersion(root, withCatalogue({
     product: 'nwp',
     grid: g,
     times: times(),
@@ -84,24 +85,24 @@ export async function writeMainNwp(root: string): Promise<void> {
       weather_code: series(g, (i) => MAIN.weatherCode(i), 1, 'WMO 4677'),
       elevation: { units: 'm', precision: 0.1, static: true, values: [field(g, MAIN.elevation)] },
     },
-  });
+  }));
 }
 
 /** A static DEM product. */
 export async function writeDem(root: string): Promise<void> {
-  await writeProductVersion(root, {
+  await writeProductVersion(root, withCatalogue({
     product: 'dem',
     grid: DEM_GRID,
     times: [],
     source: { files: ['fixture-dem'] },
     variables: { elevation: { units: 'm', precision: 0.1, static: true, values: [field(DEM_GRID, DEM.elevation)] } },
-  });
+  }));
 }
 
 /** An nwp store with only temperature, RH, cloud cover and precipitation; marked as sample data. */
 export async function writeBareNwp(root: string): Promise<void> {
   const g = NWP_GRID;
-  await writeProductVersion(root, {
+  await writeProductVersion(root, withCatalogue({
     product: 'nwp',
     grid: g,
     times: times(),
@@ -112,7 +113,7 @@ export async function writeBareNwp(root: string): Promise<void> {
       cloud_cover: series(g, () => BARE.cloud, 0.1, '%'),
       precipitation: series(g, () => 0, 0.01, 'mm'),
     },
-  });
+  }));
 }
 
 /**

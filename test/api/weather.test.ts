@@ -87,8 +87,8 @@ describe('weather.php over a full nwp store and a DEM', () => {
     expect(body.wind_gust).toBe(47.1);
     // 0.5 K/h for 3 h
     expect(body.temperature_trend_3h).toEqual({ delta: 1.5, label: 'in aumento, +1,5 °C in 3 ore' });
-    // P lies between columns 9 (code 3) and 10 (code 61): the interpolated code is a meaningless mix, so the
-    // condition is derived from the state: 50 % cloud, no precipitation → WMO 2 (20 ≤ cloud < 50 → 1, < 80 → 2)
+    // P lies between columns 9 (code 2) and 10 (code 61), nearer 9 (x = 9.38): weather_code is categorical and read
+    // from the nearest cell (issue 8), never averaged (the mean, 24.4, would be no code at all)
     expect(body.condition).toBe('partly_cloudy');
     expect(body.icon).toBe('partly-cloudy-day');
     expect(body.valid_time).toBe('2024-06-21T10:30:00.000Z');
@@ -124,7 +124,7 @@ describe('weather.php over a full nwp store and a DEM', () => {
 
   it("uses the product's weather code where all neighbours agree", async () => {
     const west = (await keyedInject(app, url({ lat: P.lat, lon: NWP_GRID.x0 + 5.5 * NWP_GRID.dx, alt: 300 }))).json();
-    expect(west).toMatchObject({ condition: 'overcast', icon: 'overcast' });
+    expect(west).toMatchObject({ condition: 'partly_cloudy', icon: 'partly-cloudy-day' });
     const east = (await keyedInject(app, url({ lat: P.lat, lon: NWP_GRID.x0 + 15.5 * NWP_GRID.dx, alt: 300 }))).json();
     expect(east).toMatchObject({ condition: 'light_rain', icon: 'rain' });
   });
@@ -233,15 +233,16 @@ describe('weather.php and /healthz with no data', () => {
     const res = await keyedInject(app, url(P));
     expect(res.statusCode).toBe(503);
     expect(res.json().error.code).toBe('DATA_NOT_AVAILABLE');
-    expect(res.json().error.message).toContain('No nwp data has been published yet');
+    // No product is known by name: nothing feeds the base fields yet.
+    expect(res.json().error.message).toBe('No weather data has been published yet; try again after the next ingest');
   });
 
   it('reports 503 on /healthz', async () => {
     const res = await keyedInject(app, '/healthz');
     expect(res.statusCode).toBe(503);
     expect(res.json().status).toBe('unavailable');
-    expect(res.json().products.nwp.available).toBe(false);
-    expect(res.json().products.dem.available).toBe(false);
+    // Products are listed from their manifests (issue 8): before the first ingest there are none.
+    expect(res.json().products).toEqual({});
   });
 });
 

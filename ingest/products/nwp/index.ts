@@ -16,6 +16,8 @@ export const nwpProduct: Product = {
   layout: 'forecast',
   feeds: ['base', 'developer'],
   priority: 10,
+  // weather.php's trend looks 3 hours back.
+  carryHours: 3,
   variables: NWP_VARIABLES,
   auxiliary: NWP_AUXILIARY,
   complete: completeNwp,

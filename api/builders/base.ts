@@ -1,0 +1,70 @@
+/**
+ * The base builder: weather.php's Free fields (temperature with altitude
+ * correction, humidity, pressure, wind, condition, 3-hour trend) from the
+ * product answering feed 'base' (nwp; sm100 inside San Marino; a reanalysis
+ * year before the forecast) and, without `alt`, the 'elevation' feed (DEM).
+ * It records what it computed (ctx.shared) so that later builders agree with
+ * the temperature the response reports.
+ */
+import { describeResolution } from '../../geo/grid.js';
+import type { Manifest } from '../../tiles/manifest.js';
+import { assembleFree } from '../weather/assemble.js';
+import { isUsableProductCode } from '../weather/condition.js';
+import { FreeFieldsSchema } from '../weather/schema.js';
+import { stepHoursAt } from '../weather/step.js';
+import { TREND_HOURS } from '../weather/trend.js';
+import { freeVariablePlan, TREND_VARIABLES, type VariablePlan } from '../weather/variables.js';
+import type { FieldBuilder } from './contract.js';
+
+const ELEVATION = ['elevation'] as const;
+
+/** Per manifest (so per version) its variable plan and resolution: computed once. */
+const plans = new WeakMap<Manifest, VariablePlan & { resolution: string }>();
+function planOf(m: Manifest): VariablePlan & { resolution: string } {
+  let p = plans.get(m);
+  if (!p) plans.set(m, (p = { ...freeVariablePlan(m), resolution: describeResolution(m.grid) }));
+  return p;
+}
+
+export const baseBuilder: FieldBuilder = {
+  name: 'base',
+  minPlan: 'free',
+  selectedBy: [],
+  reads: [
+    {
+      feed: 'base',
+      variables: (m) => planOf(m).primary,
+      history: { offsetMs: -TREND_HOURS * 3_600_000, variables: TREND_VARIABLES },
+      extra: { variables: (m) => planOf(m).conditionFallback, when: (now) => !isUsableProductCode(now.values.weather_code) },
+      required: { what: 'weather' },
+    },
+    { feed: 'elevation', variables: () => ELEVATION, static: true, when: (q) => q.altM === undefined },
+  ],
+  properties: FreeFieldsSchema.properties,
+  required: Object.keys(FreeFieldsSchema.properties),
+  build(ctx) {
+    const base = ctx.feed('base')!;
+    const m = base.manifest;
+    const dem = ctx.feed('elevation');
+    const { fields, basis } = assembleFree({
+      lat: ctx.q.lat,
+      lon: ctx.q.lon,
+      altM: ctx.q.altM,
+      product: m.product,
+      resolution: planOf(m).resolution,
+      sample: m.source.sample === true,
+      now: base.now,
+      validTimeMs: ctx.q.timeMs,
+      stepHours: stepHoursAt(base.timesMs, ctx.q.timeMs),
+      pastTempC: base.past?.values.temperature_2m ?? null,
+      demElevationM: dem?.now.values.elevation ?? null,
+    });
+    Object.assign(ctx.out, fields);
+    const sh = ctx.shared;
+    sh.correction = basis.correction;
+    sh.temperatureC = basis.temperatureC;
+    sh.dewPointC = basis.dewPointC;
+    sh.humidityPct = basis.humidityPct;
+    sh.demElevationM = dem?.now.values.elevation ?? null;
+  },
+};

@@ -1,0 +1,32 @@
+/**
+ * weather.php's 200 schema, composed from the response builders
+ * (api/builders/registry.ts): each builder's properties in builder order,
+ * then `elapsed_ms`. The base builder's fields are required, the others
+ * optional (a plan or `fields=` leaves them out). Listing every field keeps
+ * unlisted ones from leaking and lets Fastify compile the serialiser
+ * (fast-json-stringify).
+ */
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FieldBuilder } from '../builders/contract.js';
+import { BUILDERS } from '../builders/registry.js';
+import type { DeveloperFields } from './developer/schema.js';
+import { errorResponses, type FreeFields } from './schema.js';
+
+export function responseSchema(builders: readonly FieldBuilder[]): TSchema {
+  const properties: Record<string, TSchema> = {};
+  const required: string[] = [];
+  for (const b of builders) {
+    for (const [name, schema] of Object.entries(b.properties)) {
+      properties[name] = schema;
+      if (b.required.includes(name)) required.push(name);
+    }
+  }
+  properties.elapsed_ms = Type.Number({ description: 'server processing time, ms' });
+  required.push('elapsed_ms');
+  return Type.Unsafe({ type: 'object', properties, required });
+}
+
+/** The response as the route sees it: the Free fields always, the others when selected. */
+export type WeatherResponse = FreeFields & Partial<DeveloperFields> & Record<string, unknown> & { elapsed_ms: number };
+
+export const weatherResponses = { 200: responseSchema(BUILDERS), ...errorResponses } as const;

@@ -1,0 +1,271 @@
+/**
+ * `WeatherService`: one point request → the response fields of the builders
+ * the key's plan and `fields=` select (api/builders/).
+ *
+ * 1. The builders' feeds are routed once each (api/router/route.ts) and the
+ *    answering versions pinned, so everything comes from one consistent set
+ *    of versions whatever is published meanwhile.
+ * 2. Reads of the same version are merged into one lookup (the Free and
+ *    Developer fields: one lookup of nwp), plus the trend's lookup three
+ *    hours back in the same version, and rarely a second lookup when a
+ *    builder needs more (the condition's state where the weather code is
+ *    unusable).
+ * 3. The builders run in order on the interpolated values.
+ *
+ * `tryObserve` is the hot path: synchronous, cached chunks only, no promise;
+ * it returns undefined when a chunk is not cached yet, and `observe` loads
+ * what is missing and answers through the same steps.
+ */
+import { TileError } from '../../tiles/types.js';
+import type { PointSample } from '../../tiles/types.js';
+import type { PinnedVersion, TileStore } from '../../tiles/reader.js';
+import { FIELD_GROUPS, type FieldGroup, type Plan } from '../access/contract.js';
+import { planAtLeast } from '../access/plans.js';
+import type { BuildContext, FeedRead, FeedView, FieldBuilder, PointRequest, SharedResults } from '../builders/contract.js';
+import { BUILDERS } from '../builders/registry.js';
+import type { PublishedProducts } from '../router/published.js';
+import { route } from '../router/route.js';
+import { noRouteError } from '../router/route-errors.js';
+import { mapTileError } from './tile-errors.js';
+
+/** A point as callers give it (the benchmark's points). */
+export interface PointQuery {
+  lat: number;
+  lon: number;
+  altM?: number;
+  timeMs?: number;
+}
+
+export interface ObserveRequest {
+  lat: number;
+  lon: number;
+  altM?: number;
+  /** Valid time, ms; undefined → now (current conditions). */
+  timeMs?: number;
+  plan: Plan;
+  groups: ReadonlySet<FieldGroup>;
+  /** Only these builders, by name (widget.php: ['base']); default every builder the plan and groups select. */
+  only?: readonly string[];
+}
+
+export interface WeatherServiceOptions {
+  /** Current time, ms since the epoch (tests freeze it). Default Date.now. */
+  clock?: () => number;
+  builders?: readonly FieldBuilder[];
+}
+
+/** The builders of one plan/groups combination and the feeds they read. */
+interface Selection {
+  builders: readonly FieldBuilder[];
+  key: string;
+  feeds: readonly string[];
+  /** Per feed: the reads of it, in builder order. */
+  readsOf: ReadonlyMap<string, readonly FeedRead[]>;
+}
+
+/** One lookup of a pinned version. */
+interface Lookup {
+  vs: PinnedVersion;
+  feeds: string[];
+  reads: FeedRead[];
+  static: boolean;
+  variables: readonly string[];
+  history: { offsetMs: number; variables: readonly string[] } | null;
+}
+
+interface Prepared {
+  q: PointRequest;
+  groups: ReadonlySet<FieldGroup>;
+  selection: Selection;
+  lookups: Lookup[];
+  /** Feed → its lookup (absent: no product answers it here). */
+  lookupOf: Map<string, Lookup>;
+}
+
+type Samples = Map<Lookup, { now: PointSample | null; past: PointSample | null }>;
+
+export class WeatherService {
+  private readonly clock: () => number;
+  private readonly builders: readonly FieldBuilder[];
+  private readonly selections = new Map<string, Selection>();
+  /** Per version: merged variable lists by selection and feed set (stable arrays: the reader caches them by identity). */
+  private readonly merged = new WeakMap<PinnedVersion, Map<string, readonly string[]>>();
+
+  constructor(
+    private readonly tiles: TileStore,
+    private readonly published: PublishedProducts,
+    opts: WeatherServiceOptions = {},
+  ) {
+    this.clock = opts.clock ?? Date.now;
+    this.builders = opts.builders ?? BUILDERS;
+  }
+
+  /** The response fields from cached chunks only; undefined when something must be loaded first. Throws ApiError. */
+  tryObserve(req: ObserveRequest): Record<string, unknown> | undefined {
+    const p = this.prepare(req);
+    const samples: Samples = new Map();
+    for (const l of p.lookups) {
+      const got = this.trySampleLookup(p, l);
+      if (got === undefined) return undefined;
+      samples.set(l, got);
+    }
+    return this.build(p, samples);
+  }
+
+  /** The response fields, loading chunks as needed. Throws ApiError. */
+  async observe(req: ObserveRequest): Promise<Record<string, unknown>> {
+    const warm = this.tryObserve(req);
+    if (warm) return warm;
+    const p = this.prepare(req);
+    const samples: Samples = new Map();
+    for (const l of p.lookups) samples.set(l, await this.sampleLookup(p, l));
+    return this.build(p, samples);
+  }
+
+  private prepare(req: ObserveRequest): Prepared {
+    const q: PointRequest = { lat: req.lat, lon: req.lon, timeMs: req.timeMs ?? this.clock(), timeRequested: req.timeMs !== undefined };
+    if (req.altM !== undefined) q.altM = req.altM;
+    const selection = this.select(req);
+    const byVersion = new Map<PinnedVersion, Lookup>();
+    const lookupOf = new Map<string, Lookup>();
+    for (const feed of selection.feeds) {
+      const reads = selection.readsOf.get(feed)!.filter((r) => !r.when || r.when(q));
+      if (reads.length === 0) continue;
+      const r = route(this.published, this.tiles, feed, q.lat, q.lon, q.timeMs);
+      if (!r.vs) {
+        const required = reads.find((x) => x.required)?.required;
+        if (required) throw noRouteError(required.what, r.misses, q);
+        continue;
+      }
+      let l = byVersion.get(r.vs);
+      if (!l) {
+        l = { vs: r.vs, feeds: [], reads: [], static: true, variables: [], history: null };
+        byVersion.set(r.vs, l);
+      }
+      l.feeds.push(feed);
+      l.reads.push(...reads);
+      lookupOf.set(feed, l);
+    }
+    for (const l of byVersion.values()) {
+      l.static = l.reads.every((r) => r.static);
+      l.variables = this.mergedList(l.vs, `${selection.key}|${l.feeds.join()}`, () => l.reads.flatMap((r) => r.variables(l.vs.manifest)));
+      const h = l.reads.find((r) => r.history)?.history;
+      if (h) l.history = { offsetMs: h.offsetMs, variables: this.mergedList(l.vs, `${selection.key}|${l.feeds.join()}|past`, () => l.reads.flatMap((r) => r.history?.variables ?? [])) };
+    }
+    return { q, groups: req.groups, selection, lookups: [...byVersion.values()], lookupOf };
+  }
+
+  /** The builders the request selects (cached per plan, groups and `only`). */
+  private select(req: ObserveRequest): Selection {
+    let mask = 0;
+    for (let g = 0; g < FIELD_GROUPS.length; g++) if (req.groups.has(FIELD_GROUPS[g]!)) mask |= 1 << g;
+    const key = `${req.plan}|${mask}|${req.only?.join() ?? ''}`;
+    let s = this.selections.get(key);
+    if (!s) {
+      const builders = this.builders.filter(
+        (b) => planAtLeast(req.plan, b.minPlan) && (b.selectedBy.length === 0 || b.selectedBy.some((g) => req.groups.has(g))) && (!req.only || req.only.includes(b.name)),
+      );
+      const readsOf = new Map<string, FeedRead[]>();
+      for (const b of builders) for (const r of b.reads) (readsOf.get(r.feed) ?? readsOf.set(r.feed, []).get(r.feed)!).push(r);
+      s = { builders, key, feeds: [...readsOf.keys()], readsOf };
+      this.selections.set(key, s);
+    }
+    return s;
+  }
+
+  /** A merged, deduplicated variable list, cached with its version under `key`. */
+  private mergedList(vs: PinnedVersion, key: string, make: () => readonly string[]): readonly string[] {
+    let byKey = this.merged.get(vs);
+    if (!byKey) this.merged.set(vs, (byKey = new Map()));
+    let list = byKey.get(key);
+    if (!list) byKey.set(key, (list = [...new Set(make())]));
+    return list;
+  }
+
+  private trySampleLookup(p: Prepared, l: Lookup): { now: PointSample | null; past: PointSample | null } | undefined {
+    const { lat, lon, timeMs } = p.q;
+    const now = this.guard(p, l, () => this.tiles.trySampleIn(l.vs, lat, lon, l.static ? null : timeMs, l.variables));
+    if (now === undefined) return undefined;
+    if (now === null) return { now, past: null };
+    for (const r of l.reads) {
+      if (!r.extra || !r.extra.when(now)) continue;
+      const more = this.tiles.trySampleIn(l.vs, lat, lon, timeMs, r.extra.variables(l.vs.manifest));
+      if (!more) return undefined;
+      Object.assign(now.values, more.values);
+    }
+    let past: PointSample | null = null;
+    if (l.history) {
+      const got = pastOrNull(() => this.tiles.trySampleIn(l.vs, lat, lon, timeMs + l.history!.offsetMs, l.history!.variables));
+      if (got === undefined) return undefined;
+      past = got;
+    }
+    return { now, past };
+  }
+
+  private async sampleLookup(p: Prepared, l: Lookup): Promise<{ now: PointSample | null; past: PointSample | null }> {
+    const { lat, lon, timeMs } = p.q;
+    const now = await this.guardAsync(p, l, () => this.tiles.sampleIn(l.vs, lat, lon, l.static ? null : timeMs, l.variables));
+    if (now === null) return { now, past: null };
+    for (const r of l.reads) {
+      if (r.extra && r.extra.when(now)) Object.assign(now.values, (await this.tiles.sampleIn(l.vs, lat, lon, timeMs, r.extra.variables(l.vs.manifest))).values);
+    }
+    let past: PointSample | null = null;
+    if (l.history) {
+      try {
+        past = await this.tiles.sampleIn(l.vs, lat, lon, timeMs + l.history.offsetMs, l.history.variables);
+      } catch (err) {
+        if (!(err instanceof TileError && err.code === 'TIME_OUT_OF_RANGE')) throw err;
+      }
+    }
+    return { now, past };
+  }
+
+  /** A lookup's TileError: fatal for a required feed (mapped to the API's error), else "no value here" (null). */
+  private guard<T>(p: Prepared, l: Lookup, fn: () => T): T | null {
+    try {
+      return fn();
+    } catch (err) {
+      return this.onLookupError(p, l, err);
+    }
+  }
+
+  private async guardAsync<T>(p: Prepared, l: Lookup, fn: () => Promise<T>): Promise<T | null> {
+    try {
+      return await fn();
+    } catch (err) {
+      return this.onLookupError(p, l, err);
+    }
+  }
+
+  private onLookupError(p: Prepared, l: Lookup, err: unknown): null {
+    if (err instanceof TileError && !l.reads.some((r) => r.required)) return null;
+    throw mapTileError(err, { timeRequested: p.q.timeRequested });
+  }
+
+  private build(p: Prepared, samples: Samples): Record<string, unknown> {
+    const views = new Map<string, FeedView | null>();
+    const feed = (name: string): FeedView | null => {
+      let v = views.get(name);
+      if (v !== undefined) return v;
+      const l = p.lookupOf.get(name);
+      const s = l ? samples.get(l) : undefined;
+      v = l && s?.now ? { manifest: l.vs.manifest, timesMs: l.vs.timesMs, now: s.now, past: s.past } : null;
+      views.set(name, v);
+      return v;
+    };
+    const shared: SharedResults = { correction: null, temperatureC: null, dewPointC: null, humidityPct: null, demElevationM: null };
+    const ctx: BuildContext = { q: p.q, groups: p.groups, feed, shared, out: {} };
+    for (const b of p.selection.builders) b.build(ctx);
+    return ctx.out;
+  }
+}
+
+/** The trend's lookup: outside the version's time axis it is simply absent. */
+function pastOrNull(fn: () => PointSample | undefined): PointSample | null | undefined {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof TileError && err.code === 'TIME_OUT_OF_RANGE') return null;
+    throw err;
+  }
+}
