@@ -188,7 +188,7 @@ export class WeatherService {
     if (now === undefined) return undefined;
     if (now === null) return { now, past: null };
     for (const r of l.reads) {
-      if (!r.extra || !r.extra.when(now)) continue;
+      if (!r.extra || r.extra.variables(l.vs.manifest).length === 0 || !r.extra.when(now)) continue;
       const more = this.tiles.trySampleIn(l.vs, lat, lon, timeMs, r.extra.variables(l.vs.manifest));
       if (!more) return undefined;
       Object.assign(now.values, more.values);
@@ -207,7 +207,7 @@ export class WeatherService {
     const now = await this.guardAsync(p, l, () => this.tiles.sampleIn(l.vs, lat, lon, l.static ? null : timeMs, l.variables));
     if (now === null) return { now, past: null };
     for (const r of l.reads) {
-      if (r.extra && r.extra.when(now)) Object.assign(now.values, (await this.tiles.sampleIn(l.vs, lat, lon, timeMs, r.extra.variables(l.vs.manifest))).values);
+      if (r.extra && r.extra.variables(l.vs.manifest).length > 0 && r.extra.when(now)) Object.assign(now.values, (await this.tiles.sampleIn(l.vs, lat, lon, timeMs, r.extra.variables(l.vs.manifest))).values);
     }
     let past: PointSample | null = null;
     if (l.history) {
