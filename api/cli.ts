@@ -5,8 +5,9 @@
  * 127.0.0.1 (set HOST=0.0.0.0 to listen on every interface, e.g. in a
  * container). Data: $METEOPUNTO_DATA (default ./data). Logs: JSON lines
  * (pino) on stdout at $LOG_LEVEL (default info). Chunk cache:
- * $METEOPUNTO_TILE_CACHE_MB (default the tile reader's 256 MiB; a national
- * 2.2 km forecast of 50 steps needs ~320 MB to stay fully cached).
+ * $METEOPUNTO_TILE_CACHE_MB (default: the decoded size of the stores
+ * published at start-up plus a quarter, at least 256 MiB, at most half the
+ * memory: tiles/cache-budget.ts; logged at start).
  *
  * SIGTERM or SIGINT closes the server gracefully: it stops accepting
  * connections, answers the requests in flight, then returns 0. A second
@@ -26,7 +27,7 @@ const USAGE = `usage: meteopunto serve [--port <n>] [--host <h>]
   --host <h>   address to bind (default $HOST or ${DEFAULT_HOST}; 0.0.0.0 for all interfaces)
 
 environment: METEOPUNTO_DATA (data directory, default ./data), PORT, HOST, LOG_LEVEL (default info),
-             METEOPUNTO_TILE_CACHE_MB (decoded chunk cache, default 256)`;
+             METEOPUNTO_TILE_CACHE_MB (decoded chunk cache, MiB; default sized from the published stores)`;
 
 export interface ServeOptions {
   port: number;
@@ -120,9 +121,13 @@ export async function run(argv: string[]): Promise<number> {
     await app.close();
     return 1;
   }
-  const nwp = app.tiles.manifest('nwp');
-  if (!nwp) app.log.warn({ dataDir: root }, 'no nwp data published yet: weather.php answers 503 until `meteopunto ingest nwp <file>` or `meteopunto demo` runs');
-  else if (nwp.source.sample) app.log.warn({ version: nwp.version }, 'serving SAMPLE nwp data (meteopunto demo), not a real forecast');
+  app.log.info({ cacheMiB: Math.round(app.tiles.cacheStats().maxBytes / 2 ** 20) }, 'tile cache budget');
+  const products = app.products.products();
+  if (!products.some((p) => p.feeds.includes('base'))) app.log.warn({ dataDir: root }, 'no forecast data published yet: weather.php answers 503 until `meteopunto ingest nwp <file>` or `meteopunto demo` runs');
+  for (const p of products) {
+    const m = app.tiles.manifest(p.product);
+    if (m?.source.sample) app.log.warn({ product: p.product, version: m.version }, `serving SAMPLE ${p.product} data (meteopunto demo), not real data`);
+  }
   await closed;
   return 0;
 }

@@ -24,7 +24,7 @@ export interface BlockRequest {
   plane: number;
 }
 
-/** Default cache budget: 256 MiB ≈ 2,600 forecast chunks of 49 steps × 32 × 32. */
+/** Budget when none is given (the tile store sizes its own: ./cache-budget.ts): 256 MiB ≈ 2,600 forecast chunks of 49 steps × 32 × 32. */
 export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
 
 export class ChunkCache {

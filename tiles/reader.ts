@@ -30,7 +30,8 @@ import { TileError, type PointSample } from './types.js';
 import { LiveVersions, type StoreEntry } from './live-versions.js';
 import { MASK_ANY, MASK_LAND, MASK_SEA, type VarState, type VersionState } from './version-state.js';
 import { variableList, type VariableList } from './variable-list.js';
-import { ChunkCache, DEFAULT_CACHE_BYTES, type BlockRequest, type ChunkData } from './chunk-cache.js';
+import { ChunkCache, type BlockRequest, type ChunkData } from './chunk-cache.js';
+import { autoCacheBytes } from './cache-budget.js';
 import type { PointMemo } from './point-memo.js';
 import { gatherFloat32, gatherInt16, rawToValueFloat32, rawToValueInt16 } from './interpolate.js';
 import { maskChoice, maskedValue, nearestValue, type MaskChoice } from './point-rules.js';
@@ -38,7 +39,7 @@ import { isKind } from './masks.js';
 import { INT16_FILL } from './packing.js';
 
 export interface TileStoreOptions {
-  /** Chunk cache budget in bytes (default 256 MiB). */
+  /** Chunk cache budget in bytes (default: sized from the stores published when the store opens, ./cache-budget.ts). */
   cacheBytes?: number;
   /** Minimum interval between two checks of a store's current.json (default 1000 ms). */
   manifestCheckMs?: number;
@@ -64,7 +65,7 @@ export class TileStore {
   private iso1 = '';
 
   constructor(readonly root: string, opts: TileStoreOptions = {}) {
-    this.cache = new ChunkCache(opts.cacheBytes ?? DEFAULT_CACHE_BYTES, (id) => this.dropSlot(id));
+    this.cache = new ChunkCache(opts.cacheBytes ?? autoCacheBytes(root), (id) => this.dropSlot(id));
     this.versions = new LiveVersions(root, opts.manifestCheckMs ?? 1000);
   }
 
