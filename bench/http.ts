@@ -48,7 +48,8 @@ export interface LoadResult {
   p99Ms: number;
 }
 
-type ServerKind = 'weather' | 'bare';
+/** 'weather-auto': weather.php with the tile cache at its default size (sized from the stores), nothing pre-loaded. */
+type ServerKind = 'weather' | 'weather-auto' | 'bare';
 const WARMUP_MS = 1000;
 
 function queryOf(p: PointQuery): string {
@@ -58,17 +59,19 @@ function queryOf(p: PointQuery): string {
 /** Child side: serve one kind of app until told to stop. */
 async function serveChild(kind: ServerKind, dataDir: string): Promise<void> {
   let app;
-  if (kind === 'weather') {
+  if (kind === 'weather' || kind === 'weather-auto') {
     // Keys and quotas as a single-process deployment runs them (embedded, in-memory), not from the caller's env.
     const env = benchAccessEnv(dataDir);
-    app = await buildApp({ dataDir, env, access: { env }, tiles: new TileStore(dataDir, { cacheBytes: BENCH_CACHE_BYTES }) });
+    const tiles = new TileStore(dataDir, kind === 'weather' ? { cacheBytes: BENCH_CACHE_BYTES } : {});
+    app = await buildApp({ dataDir, env, access: { env }, tiles });
   } else {
     app = Fastify({ logger: false });
     app.get('/bare', async () => ({ hello: 'world' }));
   }
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  process.on('message', (msg: { warm?: PointQuery[]; cpu?: true; stop?: true }) => {
+  process.on('message', (msg: { warm?: PointQuery[]; cpu?: true; stop?: true; memory?: true }) => {
     if (msg.cpu) process.send!({ cpu: process.cpuUsage() });
+    if (msg.memory) process.send!({ memory: { rss: process.memoryUsage().rss, cache: kind === 'bare' ? 0 : app.tiles.cacheStats() } });
     if (msg.warm) {
       const points = msg.warm;
       const warm = async () => {
@@ -190,7 +193,7 @@ export async function load(
 async function measureWith(
   kind: ServerKind, child: ChildProcess, base: string, opts: HttpBenchOptions, apiKey: string, onBody?: (body: string) => void,
 ): Promise<LoadResult> {
-  const path = kind === 'weather' ? '/api/v1/weather.php' : '/bare';
+  const path = kind === 'bare' ? '/bare' : '/api/v1/weather.php';
   const paths = opts.points.map((p) => `${path}?${queryOf(p)}`);
   await load(base, paths, apiKey, opts.connections, WARMUP_MS);
   const cpu0 = await childCpuUs(child);
@@ -235,6 +238,36 @@ export async function runHttpBench(opts: HttpBenchOptions): Promise<{ bare: Load
     return out;
   });
   return { bare, weather };
+}
+
+export interface RandomPointsResult extends LoadResult {
+  /** Server resident memory after the run, and its tile cache (bytes used, budget). */
+  rssBytes: number;
+  cacheBytes: number;
+  cacheMaxBytes: number;
+}
+
+/**
+ * weather.php at random points across Italy (a different point per request,
+ * `points` long before it repeats) with the tile cache at its default size
+ * and nothing loaded beforehand: what traffic spread over the whole country
+ * costs, cold chunks included (decoded on demand during the warm-up second
+ * and the measured window).
+ */
+export async function runRandomPointsBench(opts: Omit<HttpBenchOptions, 'keys'> & { apiKey: string }): Promise<RandomPointsResult> {
+  return withServer('weather-auto', { ...opts, points: [], keys: [] }, async (child, base) => {
+    const r = await measureWith('weather-auto', child, base, { ...opts, keys: [] }, opts.apiKey);
+    const mem = await new Promise<{ rss: number; cache: { bytes: number; maxBytes: number } }>((ok) => {
+      const on = (msg: { memory?: { rss: number; cache: { bytes: number; maxBytes: number } } }) => {
+        if (!msg.memory) return;
+        child.off('message', on);
+        ok(msg.memory);
+      };
+      child.on('message', on);
+      child.send({ memory: true });
+    });
+    return { ...r, rssBytes: mem.rss, cacheBytes: mem.cache.bytes, cacheMaxBytes: mem.cache.maxBytes };
+  });
 }
 
 if (process.argv[2] === '--bench-server') {

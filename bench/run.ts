@@ -35,7 +35,7 @@ import { writeProductVersion } from '../tiles/writer.js';
 import type { VariableInput } from '../tiles/types.js';
 import { WeatherService, type PointQuery } from '../api/weather/service.js';
 import { PublishedProducts } from '../api/router/published.js';
-import { runHttpBench, BENCH_CACHE_BYTES } from './http.js';
+import { runHttpBench, runRandomPointsBench, BENCH_CACHE_BYTES } from './http.js';
 import { benchPlans, createBenchKey } from './api-key.js';
 
 const GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 484, ny: 530, x0: 6.5, y0: 36.5, dx: 0.025, dy: 0.02 };
@@ -271,6 +271,11 @@ async function main(): Promise<void> {
         `p99 ${w.p99Ms.toFixed(2)} ms; elapsed_ms median ${w.elapsedMedianMs.toFixed(3)})`);
     }
     for (const w of http.weather) console.log(`  ratio weather.php (${w.plan} key) / bare: ${(w.rps / http.bare.rps).toFixed(2)} (target ≥ 0.5)`);
+    const first = keys[0]!;
+    const rnd = await runRandomPointsBench({ dataDir: root, seconds, connections, points: benchPoints(100_000), apiKey: first.apiKey });
+    console.log(`  weather.php, ${first.plan} key, random points across Italy (100,000 before repeating), default cache, nothing pre-loaded: ` +
+      `${rnd.rps.toFixed(0)} req/s (${rnd.cpuUsPerRequest?.toFixed(1)} µs; latency median ${rnd.medianMs.toFixed(2)} ms, p99 ${rnd.p99Ms.toFixed(2)} ms); ` +
+      `ratio to bare ${(rnd.rps / http.bare.rps).toFixed(2)}; cache ${(rnd.cacheBytes / 2 ** 20).toFixed(0)} of ${(rnd.cacheMaxBytes / 2 ** 20).toFixed(0)} MiB, server RSS ${(rnd.rssBytes / 2 ** 20).toFixed(0)} MiB`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

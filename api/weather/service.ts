@@ -57,7 +57,8 @@ export interface WeatherServiceOptions {
 /** The builders of one plan/groups combination and the feeds they read. */
 interface Selection {
   builders: readonly FieldBuilder[];
-  key: string;
+  /** Small number naming the selection in numeric cache keys. */
+  id: number;
   feeds: readonly string[];
   /** Per feed: the reads of it, in builder order. */
   readsOf: ReadonlyMap<string, readonly FeedRead[]>;
@@ -66,7 +67,8 @@ interface Selection {
 /** One lookup of a pinned version. */
 interface Lookup {
   vs: PinnedVersion;
-  feeds: string[];
+  /** Bit k: the selection's feed k reads this version. */
+  feedMask: number;
   reads: FeedRead[];
   static: boolean;
   variables: readonly string[];
@@ -82,14 +84,17 @@ interface Prepared {
   lookupOf: Map<string, Lookup>;
 }
 
+const NONE: readonly string[] = [];
+
 type Samples = Map<Lookup, { now: PointSample | null; past: PointSample | null }>;
 
 export class WeatherService {
   private readonly clock: () => number;
   private readonly builders: readonly FieldBuilder[];
   private readonly selections = new Map<string, Selection>();
-  /** Per version: merged variable lists by selection and feed set (stable arrays: the reader caches them by identity). */
-  private readonly merged = new WeakMap<PinnedVersion, Map<string, readonly string[]>>();
+  private nextSelectionId = 0;
+  /** Per version: merged variable lists by selection, feed set and instant (stable arrays: the reader caches them by identity). */
+  private readonly merged = new WeakMap<PinnedVersion, Map<number, readonly string[]>>();
 
   constructor(
     private readonly tiles: TileStore,
@@ -128,8 +133,11 @@ export class WeatherService {
     const selection = this.select(req);
     const byVersion = new Map<PinnedVersion, Lookup>();
     const lookupOf = new Map<string, Lookup>();
-    for (const feed of selection.feeds) {
-      const reads = selection.readsOf.get(feed)!.filter((r) => !r.when || r.when(q));
+    const feeds = selection.feeds;
+    for (let f = 0; f < feeds.length; f++) {
+      const feed = feeds[f]!;
+      const all = selection.readsOf.get(feed)!;
+      const reads = all.some((r) => r.when) ? all.filter((r) => !r.when || r.when(q)) : all;
       if (reads.length === 0) continue;
       const r = route(this.published, this.tiles, feed, q.lat, q.lon, q.timeMs);
       if (!r.vs) {
@@ -139,18 +147,19 @@ export class WeatherService {
       }
       let l = byVersion.get(r.vs);
       if (!l) {
-        l = { vs: r.vs, feeds: [], reads: [], static: true, variables: [], history: null };
+        l = { vs: r.vs, feedMask: 0, reads: [], static: true, variables: NONE, history: null };
         byVersion.set(r.vs, l);
       }
-      l.feeds.push(feed);
-      l.reads.push(...reads);
+      l.feedMask |= 1 << f;
+      for (const x of reads) l.reads.push(x);
       lookupOf.set(feed, l);
     }
     for (const l of byVersion.values()) {
       l.static = l.reads.every((r) => r.static);
-      l.variables = this.mergedList(l.vs, `${selection.key}|${l.feeds.join()}`, () => l.reads.flatMap((r) => r.variables(l.vs.manifest)));
+      const key = (selection.id * 1024 + l.feedMask) * 2;
+      l.variables = this.mergedList(l.vs, key, () => l.reads.flatMap((r) => r.variables(l.vs.manifest)));
       const h = l.reads.find((r) => r.history)?.history;
-      if (h) l.history = { offsetMs: h.offsetMs, variables: this.mergedList(l.vs, `${selection.key}|${l.feeds.join()}|past`, () => l.reads.flatMap((r) => r.history?.variables ?? [])) };
+      if (h) l.history = { offsetMs: h.offsetMs, variables: this.mergedList(l.vs, key + 1, () => l.reads.flatMap((r) => r.history?.variables ?? [])) };
     }
     return { q, groups: req.groups, selection, lookups: [...byVersion.values()], lookupOf };
   }
@@ -158,8 +167,8 @@ export class WeatherService {
   /** The builders the request selects (cached per plan, groups and `only`). */
   private select(req: ObserveRequest): Selection {
     let mask = 0;
-    for (let g = 0; g < FIELD_GROUPS.length; g++) if (req.groups.has(FIELD_GROUPS[g]!)) mask |= 1 << g;
-    const key = `${req.plan}|${mask}|${req.only?.join() ?? ''}`;
+    if (req.groups.size > 0) for (let g = 0; g < FIELD_GROUPS.length; g++) if (req.groups.has(FIELD_GROUPS[g]!)) mask |= 1 << g;
+    const key = req.only ? `${req.plan}|${mask}|${req.only.join()}` : req.plan + mask;
     let s = this.selections.get(key);
     if (!s) {
       const builders = this.builders.filter(
@@ -167,14 +176,15 @@ export class WeatherService {
       );
       const readsOf = new Map<string, FeedRead[]>();
       for (const b of builders) for (const r of b.reads) (readsOf.get(r.feed) ?? readsOf.set(r.feed, []).get(r.feed)!).push(r);
-      s = { builders, key, feeds: [...readsOf.keys()], readsOf };
+      if (readsOf.size > 10) throw new Error('more than 10 feeds in one selection: widen the feed mask of WeatherService');
+      s = { builders, id: this.nextSelectionId++, feeds: [...readsOf.keys()], readsOf };
       this.selections.set(key, s);
     }
     return s;
   }
 
   /** A merged, deduplicated variable list, cached with its version under `key`. */
-  private mergedList(vs: PinnedVersion, key: string, make: () => readonly string[]): readonly string[] {
+  private mergedList(vs: PinnedVersion, key: number, make: () => readonly string[]): readonly string[] {
     let byKey = this.merged.get(vs);
     if (!byKey) this.merged.set(vs, (byKey = new Map()));
     let list = byKey.get(key);
