@@ -11,13 +11,15 @@ import { dataDir } from '../../config/paths.js';
 import { TileStore } from '../../tiles/reader.js';
 import { formatReport } from '../cli.js';
 import { buildSampleDataset, type SampleResult } from './build.js';
+import { SAMPLE_STEPS } from './registry.js';
 
 const USAGE = `usage: meteopunto demo [options]
 
 Builds a SAMPLE dataset over Italy (synthetic weather on an analytic terrain,
-~2.5 km, hourly from a few hours ago to +48 h, plus a ~1 km DEM) and ingests
-it through the real path as products nwp and dem. The data is labelled as
-sample everywhere (manifest, /healthz, tiles info). It is NOT a forecast.
+~2.5 km, hourly from a few hours ago to +48 h, plus a ~1 km DEM, and a sample
+of every other product) and ingests it through the real path. The data is
+labelled as sample everywhere (manifest, /healthz, tiles info). It is NOT a
+forecast.
 
 options:
   --now <ISO>    pretend it is this time (default: now); same time, same data
@@ -72,23 +74,21 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-/** Products whose live version is not sample data. */
+/** Products of the sample whose live version is not sample data. */
 export function realProducts(root: string): string[] {
   const store = new TileStore(root);
-  return ['nwp', 'dem'].filter((p) => {
+  return SAMPLE_STEPS.map((s) => s.product).filter((p) => {
     const m = store.manifest(p);
     return m !== null && !m.source.sample;
   });
 }
 
 export function formatSample(r: SampleResult, root: string, elapsedMs: number): string {
-  const t = r.timingsMs;
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const per = Object.entries(r.timingsMs).map(([p, t]) => `${p}: generate ${s(t.generate)} + ingest ${s(t.ingest)}`);
   return [
     '*** SAMPLE DATA: synthetic fields for trying Meteopunto out, NOT a forecast ***',
-    `run ${r.run.toISOString()}, built in ${(elapsedMs / 1000).toFixed(1)} s ` +
-      `(generate ${(t.generateNwp / 1000).toFixed(1)} s + ingest ${(t.ingestNwp / 1000).toFixed(1)} s for nwp; ` +
-      `${(t.generateDem / 1000).toFixed(1)} s + ${(t.ingestDem / 1000).toFixed(1)} s for dem)`,
-    formatReport(r.nwp, root),
-    formatReport(r.dem, root),
+    `run ${r.run.toISOString()}, built in ${s(elapsedMs)} (${per.join('; ')})`,
+    ...Object.values(r.reports).map((report) => formatReport(report, root)),
   ].join('\n');
 }

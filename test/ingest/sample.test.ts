@@ -81,7 +81,7 @@ out["nightSsrdMax"] = float(ds.ssrd.sel(time="2026-07-15T01:00").max()) if np.da
 out["daySsrdMax"] = float(ds.ssrd.sel(time="2026-07-15T12:00").max())
 print(json.dumps(out))
 `,
-      [result.files.nwp],
+      [result.files.nwp![0]!],
     );
   });
 
@@ -138,14 +138,14 @@ describe('through the real ingest path', () => {
       expect(m.source.model).toBe('meteopunto-sample');
       expect(m.source.note).toMatch(/SAMPLE DATA/);
     }
-    expect(result.nwp.variables).toEqual([
+    expect(result.reports.nwp!.variables).toEqual([
       'cloud_cover', 'dew_point_2m', 'direct_radiation', 'elevation', 'et0', 'frost_risk', 'longwave_radiation', 'mean_radiant_temperature',
       'precipitation', 'pressure_msl', 'relative_humidity_2m', 'shortwave_radiation', 'snowfall_fraction', 'surface_pressure',
       'temperature_2m', 'total_ozone', 'utci', 'uv_index', 'uv_index_clear_sky', 'wbgt_shade', 'wbgt_sun', 'weather_code',
       'wind_gust_10m', 'wind_u_10m', 'wind_v_10m',
     ]);
-    expect(result.nwp.skipped).toEqual([]);
-    expect(result.dem.variables).toEqual(['elevation']);
+    expect(result.reports.nwp!.skipped).toEqual([]);
+    expect(result.reports.dem!.variables).toEqual(['elevation']);
   });
 
   it('tiles hold the file values (python netCDF4 at a cell centre, converted by hand)', async () => {
@@ -159,7 +159,7 @@ v = lambda n, t=${t}: float(ds[n][t, j, i])
 print(json.dumps({"t2m": v("t2m") - 273.15, "msl": v("msl") / 100, "tcc": v("tcc") * 100, "tp": v("tp") * 1000,
   "ssrd": v("ssrd") / 3600, "tco3": v("tco3") / 2.1415e-5, "z": float(ds["z"][j, i]) / 9.80665, "time": str(netCDF4.num2date(ds["time"][${t}], ds["time"].units))}))
 `,
-      [result.files.nwp],
+      [result.files.nwp![0]!],
     );
     const got = (await new TileStore(root).sample('nwp', lat, lon, Date.parse(`${ref.time}Z`.replace(' ', 'T')))).values;
     expect(Math.abs(got.temperature_2m! - ref.t2m!)).toBeLessThan(0.011);

@@ -1,0 +1,3 @@
+/** How sample data is labelled in every manifest, file and message. */
+export const SAMPLE_MODEL = 'meteopunto-sample';
+export const SAMPLE_NOTE = 'SAMPLE DATA: synthetic fields from `meteopunto demo` (analytic terrain, seeded synthetic weather), not a forecast';

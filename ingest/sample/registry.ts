@@ -1,0 +1,10 @@
+/**
+ * The products of the sample dataset, in build order (a step may use what
+ * earlier ones published). A product's sample is a step file under
+ * ./products/ and one line here.
+ */
+import { demSample } from './products/dem.js';
+import { nwpSample } from './products/nwp.js';
+import type { SampleStep } from './step.js';
+
+export const SAMPLE_STEPS: readonly SampleStep[] = [nwpSample, demSample];
