@@ -26,18 +26,22 @@ const NO_MISSES: readonly Miss[] = [];
 
 export function route(published: PublishedProducts, tiles: TileStore, feed: string, lat: number, lon: number, timeMs: number): Route {
   let misses: Miss[] | null = null;
-  const miss = (m: Miss) => (misses ??= []).push(m);
-  for (const c of published.candidates(feed)) {
-    const vs = pinned(published, tiles, c, timeMs, miss);
-    if (!vs) continue;
+  const candidates = published.candidates(feed);
+  for (let k = 0; k < candidates.length; k++) {
+    const c = candidates[k]!;
+    const vs = tiles.pin(c.layout === 'periods' ? published.storeKey(c, timeMs) : c.product);
+    if (!vs) {
+      if (c.layout === 'periods') (misses ??= []).push(periodMiss(published, c, timeMs));
+      continue;
+    }
     const m = vs.manifest;
     if (!inRegion(m.region, lat, lon)) {
-      miss({ product: c.product, why: 'outside_region', region: m.region.name });
+      (misses ??= []).push({ product: c.product, why: 'outside_region', region: m.region.name });
       continue;
     }
     const times = vs.timesMs;
     if (m.layout !== 'static' && times.length > 0 && !(timeMs >= times[0]! && timeMs <= times[times.length - 1]!)) {
-      miss({ product: c.product, why: 'outside_time', from: m.times[0]!, to: m.times[m.times.length - 1]! });
+      (misses ??= []).push({ product: c.product, why: 'outside_time', from: m.times[0]!, to: m.times[m.times.length - 1]! });
       continue;
     }
     return { vs, misses: misses ?? NO_MISSES };
@@ -45,9 +49,7 @@ export function route(published: PublishedProducts, tiles: TileStore, feed: stri
   return { vs: null, misses: misses ?? NO_MISSES };
 }
 
-function pinned(published: PublishedProducts, tiles: TileStore, c: Candidate, timeMs: number, miss: (m: Miss) => void): PinnedVersion | null {
+function periodMiss(published: PublishedProducts, c: Candidate, timeMs: number): Miss {
   const key = published.storeKey(c, timeMs);
-  const vs = tiles.pin(key);
-  if (!vs && c.layout === 'periods') miss({ product: c.product, why: 'period_missing', period: key.slice(c.product.length + 1), periods: published.periods(c.product) });
-  return vs;
+  return { product: c.product, why: 'period_missing', period: key.slice(c.product.length + 1), periods: published.periods(c.product) };
 }

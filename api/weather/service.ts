@@ -62,6 +62,8 @@ interface Selection {
   feeds: readonly string[];
   /** Per feed: the reads of it, in builder order. */
   readsOf: ReadonlyMap<string, readonly FeedRead[]>;
+  /** Recent lookup plans (./service.ts lookupPlan). */
+  plans: LookupPlan[];
 }
 
 /** One lookup of a pinned version. */
@@ -75,26 +77,40 @@ interface Lookup {
   history: { offsetMs: number; variables: readonly string[] } | null;
 }
 
-interface Prepared {
-  q: PointRequest;
-  groups: ReadonlySet<FieldGroup>;
-  selection: Selection;
+/** The lookups of one selection for one set of answering versions (immutable: shared by the requests that route alike). */
+interface LookupPlan {
+  pins: (PinnedVersion | null)[];
+  readMasks: number[];
   lookups: Lookup[];
   /** Feed → its lookup (absent: no product answers it here). */
   lookupOf: Map<string, Lookup>;
 }
 
-const NONE: readonly string[] = [];
+interface Prepared {
+  q: PointRequest;
+  groups: ReadonlySet<FieldGroup>;
+  selection: Selection;
+  plan: LookupPlan;
+}
 
-type Samples = Map<Lookup, { now: PointSample | null; past: PointSample | null }>;
+const NONE: readonly string[] = [];
+/** Lookup plans kept per selection: the live versions of a few regions and instants. */
+const PLANS_KEPT = 8;
+
+/** Per lookup (plan order), its samples. */
+type Samples = ({ now: PointSample | null; past: PointSample | null } | undefined)[];
 
 export class WeatherService {
   private readonly clock: () => number;
   private readonly builders: readonly FieldBuilder[];
   private readonly selections = new Map<string, Selection>();
+  private readonly byPlan: Partial<Record<Plan, Selection[]>> = {};
   private nextSelectionId = 0;
   /** Per version: merged variable lists by selection, feed set and instant (stable arrays: the reader caches them by identity). */
   private readonly merged = new WeakMap<PinnedVersion, Map<number, readonly string[]>>();
+  // Scratch of prepare(): per feed of the selection, the pinned version and the bit set of active reads.
+  private readonly pins: (PinnedVersion | null)[] = [];
+  private readonly readMasks: number[] = [];
 
   constructor(
     private readonly tiles: TileStore,
@@ -108,11 +124,12 @@ export class WeatherService {
   /** The response fields from cached chunks only; undefined when something must be loaded first. Throws ApiError. */
   tryObserve(req: ObserveRequest): Record<string, unknown> | undefined {
     const p = this.prepare(req);
-    const samples: Samples = new Map();
-    for (const l of p.lookups) {
-      const got = this.trySampleLookup(p, l);
+    const lookups = p.plan.lookups;
+    const samples: Samples = new Array(lookups.length);
+    for (let k = 0; k < lookups.length; k++) {
+      const got = this.trySampleLookup(p, lookups[k]!);
       if (got === undefined) return undefined;
-      samples.set(l, got);
+      samples[k] = got;
     }
     return this.build(p, samples);
   }
@@ -122,8 +139,9 @@ export class WeatherService {
     const warm = this.tryObserve(req);
     if (warm) return warm;
     const p = this.prepare(req);
-    const samples: Samples = new Map();
-    for (const l of p.lookups) samples.set(l, await this.sampleLookup(p, l));
+    const lookups = p.plan.lookups;
+    const samples: Samples = new Array(lookups.length);
+    for (let k = 0; k < lookups.length; k++) samples[k] = await this.sampleLookup(p, lookups[k]!);
     return this.build(p, samples);
   }
 
@@ -131,27 +149,58 @@ export class WeatherService {
     const q: PointRequest = { lat: req.lat, lon: req.lon, timeMs: req.timeMs ?? this.clock(), timeRequested: req.timeMs !== undefined };
     if (req.altM !== undefined) q.altM = req.altM;
     const selection = this.select(req);
-    const byVersion = new Map<PinnedVersion, Lookup>();
-    const lookupOf = new Map<string, Lookup>();
     const feeds = selection.feeds;
+    const pins = this.pins;
+    const readMasks = this.readMasks;
     for (let f = 0; f < feeds.length; f++) {
-      const feed = feeds[f]!;
-      const all = selection.readsOf.get(feed)!;
-      const reads = all.some((r) => r.when) ? all.filter((r) => !r.when || r.when(q)) : all;
-      if (reads.length === 0) continue;
-      const r = route(this.published, this.tiles, feed, q.lat, q.lon, q.timeMs);
+      const reads = selection.readsOf.get(feeds[f]!)!;
+      let mask = 0;
+      for (let k = 0; k < reads.length; k++) {
+        const w = reads[k]!.when;
+        if (!w || w(q)) mask |= 1 << k;
+      }
+      readMasks[f] = mask;
+      pins[f] = null;
+      if (mask === 0) continue;
+      const r = route(this.published, this.tiles, feeds[f]!, q.lat, q.lon, q.timeMs);
       if (!r.vs) {
-        const required = reads.find((x) => x.required)?.required;
+        const required = reads.find((x, k) => (mask & (1 << k)) !== 0 && x.required)?.required;
         if (required) throw noRouteError(required.what, r.misses, q);
         continue;
       }
-      let l = byVersion.get(r.vs);
+      pins[f] = r.vs;
+    }
+    return { q, groups: req.groups, selection, plan: this.lookupPlan(selection) };
+  }
+
+  /**
+   * The lookups for the versions just pinned (this.pins) and the reads just
+   * chosen (this.readMasks): reused while they stay the same, which is
+   * nearly always (a plan changes when a version is published or a request
+   * routes elsewhere).
+   */
+  private lookupPlan(selection: Selection): LookupPlan {
+    const n = selection.feeds.length;
+    const plans = selection.plans;
+    search: for (let k = 0; k < plans.length; k++) {
+      const p = plans[k]!;
+      for (let f = 0; f < n; f++) if (p.pins[f] !== this.pins[f] || p.readMasks[f] !== this.readMasks[f]) continue search;
+      return p;
+    }
+    const byVersion = new Map<PinnedVersion, Lookup>();
+    const lookupOf = new Map<string, Lookup>();
+    for (let f = 0; f < n; f++) {
+      const vs = this.pins[f];
+      if (!vs) continue;
+      const feed = selection.feeds[f]!;
+      const reads = selection.readsOf.get(feed)!.filter((_, k) => (this.readMasks[f]! & (1 << k)) !== 0);
+      let l = byVersion.get(vs);
       if (!l) {
-        l = { vs: r.vs, feedMask: 0, reads: [], static: true, variables: NONE, history: null };
-        byVersion.set(r.vs, l);
+        l = { vs, feedMask: 0, reads: [], static: true, variables: NONE, history: null };
+        byVersion.set(vs, l);
       }
       l.feedMask |= 1 << f;
-      for (const x of reads) l.reads.push(x);
+      l.reads.push(...reads);
       lookupOf.set(feed, l);
     }
     for (const l of byVersion.values()) {
@@ -161,15 +210,20 @@ export class WeatherService {
       const h = l.reads.find((r) => r.history)?.history;
       if (h) l.history = { offsetMs: h.offsetMs, variables: this.mergedList(l.vs, key + 1, () => l.reads.flatMap((r) => r.history?.variables ?? [])) };
     }
-    return { q, groups: req.groups, selection, lookups: [...byVersion.values()], lookupOf };
+    const plan: LookupPlan = { pins: this.pins.slice(0, n), readMasks: this.readMasks.slice(0, n), lookups: [...byVersion.values()], lookupOf };
+    if (plans.length >= PLANS_KEPT) plans.shift();
+    plans.push(plan);
+    return plan;
   }
 
   /** The builders the request selects (cached per plan, groups and `only`). */
   private select(req: ObserveRequest): Selection {
     let mask = 0;
     if (req.groups.size > 0) for (let g = 0; g < FIELD_GROUPS.length; g++) if (req.groups.has(FIELD_GROUPS[g]!)) mask |= 1 << g;
-    const key = req.only ? `${req.plan}|${mask}|${req.only.join()}` : req.plan + mask;
-    let s = this.selections.get(key);
+    // Without `only` (weather.php), an array per plan indexed by the groups' bits: no key to build per request.
+    const byMask = req.only ? undefined : (this.byPlan[req.plan] ??= []);
+    const key = req.only ? `${req.plan}|${mask}|${req.only.join()}` : '';
+    let s = byMask ? byMask[mask] : this.selections.get(key);
     if (!s) {
       const builders = this.builders.filter(
         (b) => planAtLeast(req.plan, b.minPlan) && (b.selectedBy.length === 0 || b.selectedBy.some((g) => req.groups.has(g))) && (!req.only || req.only.includes(b.name)),
@@ -177,8 +231,9 @@ export class WeatherService {
       const readsOf = new Map<string, FeedRead[]>();
       for (const b of builders) for (const r of b.reads) (readsOf.get(r.feed) ?? readsOf.set(r.feed, []).get(r.feed)!).push(r);
       if (readsOf.size > 10) throw new Error('more than 10 feeds in one selection: widen the feed mask of WeatherService');
-      s = { builders, id: this.nextSelectionId++, feeds: [...readsOf.keys()], readsOf };
-      this.selections.set(key, s);
+      s = { builders, id: this.nextSelectionId++, feeds: [...readsOf.keys()], readsOf, plans: [] };
+      if (byMask) byMask[mask] = s;
+      else this.selections.set(key, s);
     }
     return s;
   }
@@ -257,8 +312,8 @@ export class WeatherService {
     const feed = (name: string): FeedView | null => {
       let v = views.get(name);
       if (v !== undefined) return v;
-      const l = p.lookupOf.get(name);
-      const s = l ? samples.get(l) : undefined;
+      const l = p.plan.lookupOf.get(name);
+      const s = l ? samples[p.plan.lookups.indexOf(l)] : undefined;
       v = l && s?.now ? { manifest: l.vs.manifest, timesMs: l.vs.timesMs, now: s.now, past: s.past } : null;
       views.set(name, v);
       return v;
