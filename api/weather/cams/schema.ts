@@ -11,6 +11,9 @@ function nullable<T extends TSchema>(schema: T) {
   return Type.Unsafe<Static<T> | null>({ ...schema, type: ['object', 'null'] });
 }
 const NullableNumber = (description: string) => Type.Unsafe<number | null>({ type: ['number', 'null'], description });
+function oneOf<const V extends readonly string[]>(values: V, description: string) {
+  return Type.Unsafe<V[number]>({ type: 'string', enum: [...values], description });
+}
 function oneOfOrNull<const V extends readonly string[]>(values: V, description: string) {
   return Type.Unsafe<V[number] | null>({ type: ['string', 'null'], enum: [...values, null], description });
 }
@@ -23,7 +26,7 @@ export const POLLEN_SPECIES = ['alder', 'birch', 'grass', 'mugwort', 'olive', 'r
 export const EaqiSchema = Type.Object({
   value: Type.Number({ description: 'European Air Quality Index (EEA bands of 2024), continuous: 0–20 good … above 100 extremely poor; one decimal' }),
   label: Type.String({ description: 'Italian name of the level (buona, discreta, moderata, scadente, molto scadente, estremamente scadente)' }),
-  level: oneOfOrNull(EAQI_LEVEL_IDS, 'stable identifier of the level'),
+  level: oneOf(EAQI_LEVEL_IDS, 'stable identifier of the level'),
 });
 
 export const AirQualitySchema = Type.Object({
@@ -39,7 +42,7 @@ export const AirQualitySchema = Type.Object({
 
 const SpeciesSchema = Type.Object({
   value: Type.Number({ description: 'pollen grains per m³' }),
-  risk: oneOfOrNull(POLLEN_LEVEL_IDS, 'AIA/POLLnet concentration class'),
+  risk: oneOf(POLLEN_LEVEL_IDS, 'AIA/POLLnet concentration class'),
   risk_it: Type.String({ description: 'Italian class name (assente, bassa, media, alta)' }),
 });
 
