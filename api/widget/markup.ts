@@ -36,10 +36,10 @@ export function boxMarkup(v: WidgetView, variant: WidgetVariant, theme: WidgetTh
   return (
     `<div class="mp card ${theme}" lang="it" role="group" aria-label="${label}">` +
     `<div class="top">${name || '<span></span>'}${span('cond t muted', v.conditionIt)}</div>` +
-    `<div class="main">${iconSvg(v.icon, cond, 40)}${span('temp', v.temperature)}` +
-    `<div class="side">${span('hum t', `umidità ${v.humidity}`)}${wind}</div></div>` +
-    `<div class="trend-row">${trend}</div>` +
-    `<div class="foot">${span('upd t muted', v.updated)}${sample}</div></div>`
+    `<div class="main">${iconSvg(v.icon, cond, 34)}${span('temp', v.temperature)}</div>` +
+    `<div class="row">${span('hum', `umidità ${v.humidity}`)}${wind}</div>` +
+    `<div class="row">${trend}</div>` +
+    `<div class="row foot">${span('upd t muted', v.updated)}${sample}</div></div>`
   );
 }
 

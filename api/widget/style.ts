@@ -6,12 +6,12 @@
  * both themes; the browser test measures it on the rendered box.
  *
  * Sizes: card 280 × 120 px; compact one row 32 px high, as wide as its
- * content up to 728 px (and never wider than its container).
+ * content up to 760 px (and never wider than its container).
  */
 import type { WidgetTheme } from './schema.js';
 
 export const CARD_SIZE = { width: 280, height: 120 } as const;
-export const COMPACT_SIZE = { maxWidth: 728, height: 32 } as const;
+export const COMPACT_SIZE = { maxWidth: 760, height: 32 } as const;
 
 /** Theme colours (hex), named for what they paint. */
 export interface Palette {
@@ -61,16 +61,16 @@ export const WIDGET_CSS = [
   '.rain{stroke:var(--rain);stroke-width:2;stroke-linecap:round;fill:none}.snow{stroke:var(--snow);fill:var(--snow);stroke-width:1.6;stroke-linecap:round}',
   '.bolt{fill:var(--bolt)}.fog{stroke:var(--cloud);stroke-width:2.2;stroke-linecap:round;fill:none}.mark{stroke:var(--text);stroke-width:2;fill:none;stroke-linecap:round}.warn{fill:#f2a900}.warnmark{stroke:#17212b;stroke-width:2.4;fill:none;stroke-linecap:round}',
   '.arrow{fill:var(--text);vertical-align:-1px;margin-right:3px}.icon{flex:none;display:block}',
-  // card
-  `.card{width:${CARD_SIZE.width}px;height:${CARD_SIZE.height}px;padding:7px 10px;display:flex;flex-direction:column;gap:3px}`,
-  '.card .top{display:flex;gap:8px;justify-content:space-between;height:16px;line-height:16px}.card .top .cond{flex:0 1 auto}',
-  '.card .main{display:flex;align-items:center;gap:8px;height:40px}.card .main .temp{font-size:26px;line-height:30px;flex:none}',
-  '.card .side{display:flex;flex-direction:column;font-size:12px;line-height:16px;min-width:0;margin-left:auto;text-align:right}',
-  '.card .trend-row{font-size:12px;line-height:15px;height:15px;display:flex}.card .foot{display:flex;justify-content:space-between;gap:6px;font-size:11.5px;line-height:14px}',
+  // card: rows of 16 + 34 + 15 + 15 + 14 px, 2 px apart, inside 7 px padding and a 1 px border = 118 px
+  `.card{width:${CARD_SIZE.width}px;height:${CARD_SIZE.height}px;padding:7px 10px;display:flex;flex-direction:column;gap:2px}`,
+  '.card .top{display:flex;gap:8px;justify-content:space-between;height:16px;line-height:16px}.card .top .name{flex:0 1 auto;min-width:0}.card .top .cond{flex:none;max-width:100%}',
+  '.card .main{display:flex;align-items:center;gap:8px;height:34px}.card .main .temp{font-size:26px;line-height:30px;flex:none}',
+  '.card .row{display:flex;gap:12px;font-size:12px;line-height:15px;height:15px}.card .row > span{flex:none}.card .row > .t{flex:0 1 auto}',
+  '.card .foot{justify-content:space-between;gap:6px;font-size:11.5px;line-height:14px;height:14px}',
   '.card.err{justify-content:center;gap:4px}.card.err .head{display:flex;align-items:center;gap:8px;font-weight:700}.card.err .why{font-size:12.5px;line-height:16px;white-space:normal}',
   // compact
-  `.compact{display:flex;align-items:center;gap:9px;height:${COMPACT_SIZE.height}px;max-width:min(${COMPACT_SIZE.maxWidth}px,100%);width:max-content;padding:0 10px;font-size:12.5px;white-space:nowrap}`,
-  '.compact .name{max-width:150px;flex:0 1 auto}.compact .temp{font-size:15px;flex:none}.compact > span{flex:none}.compact .trend{flex:0 1 auto}',
+  `.compact{display:flex;align-items:center;gap:8px;height:${COMPACT_SIZE.height}px;max-width:min(${COMPACT_SIZE.maxWidth}px,100%);width:max-content;padding:0 10px;font-size:12px;white-space:nowrap}`,
+  '.compact .name{max-width:150px;flex:0 1 auto}.compact .temp{font-size:14px;flex:none}.compact > span{flex:none}.compact .trend{flex:0 1 auto}',
   '.compact.err .why{flex:0 1 auto}',
 ].join('');
 
