@@ -19,6 +19,7 @@ import accessPlugin, { type AccessPluginOptions } from './access/plugin.js';
 import { registerQueueDashboard } from './admin/dashboard.js';
 import healthRoutes from './routes/health.js';
 import weatherRoutes from './routes/weather.js';
+import widgetRoutes from './routes/widget.js';
 
 export interface AppOptions {
   /** Data directory (`$METEOPUNTO_DATA`), products under `<dataDir>/tiles/`. */
@@ -60,5 +61,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }
   await app.register(healthRoutes, opts.clock ? { clock: opts.clock } : {});
   await app.register(weatherRoutes);
+  await app.register(widgetRoutes);
   return app;
 }
