@@ -40,7 +40,7 @@ export const MOL_PER_M2_PER_DU = 4.4615e-4;
  * ground), where the standard atmosphere differs from the actual density by
  * the actual T and p (±10 % between −20 °C and +35 °C): the file's own
  * temperature and pressure are not in a concentration file, so the standard
- * value is used and the conversion is named in the ingest notes.
+ * value is used (docs/air-quality.md, "Sources").
  */
 export const STANDARD_AIR_DENSITY_KG_M3 = 101_325 / (287.05287 * 288.15);
 
