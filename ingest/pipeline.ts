@@ -18,6 +18,7 @@ import { getProduct } from './products/registry.js';
 import { readFile } from './readers.js';
 import { applyMasks } from './masks.js';
 import { carryOverEarlierSteps } from './carry-over.js';
+import { rotateVectorsToTrueNorth } from './products/wind-rotation.js';
 import { ingestDomain, type Domain } from './products/domain.js';
 import { DomainConfigError } from '../config/domain.js';
 
@@ -77,6 +78,8 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
       `${req.files.join(', ')}: no variable product ${product.name} knows; found ${seen}` + (why.length ? ` (${why.join('; ')})` : ''),
     );
   }
+  // Before any cropping or regridding: the angles belong to the source grid.
+  mapped.notes.push(...rotateVectorsToTrueNorth(product, mapped.fields));
   const selection = selectGrid(mapped.fields, domain);
   const stack = assembleStack(product, selection.grid, selection.fields);
   const notes = [...mapped.notes, ...product.complete(stack)];

@@ -50,6 +50,8 @@ export interface GribMeta {
   angleOfRotationInDegrees: number | null;
   /** GRIB2 key for the rotation angle (degrees in ecCodes 2.28). */
   angleOfRotation: number | null;
+  /** 1: vector components along the grid's axes, 0: towards east/north (resolutionAndComponentFlags bit 5). */
+  uvRelativeToGrid: number | null;
   dataDate: number | null;
   dataTime: number | null;
   second: number | null;

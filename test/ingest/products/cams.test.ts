@@ -68,7 +68,7 @@ describeShared('product cams: CAMS Europe ENSEMBLE, Jaén 2024 (ingested with ME
 
   it('a malformed METEOPUNTO_DOMAIN is a clear error, nothing published', () => {
     const r = cli(root, ['ingest', 'cams', POLLEN, '--quiet'], { METEOPUNTO_DOMAIN: '36,44,-10' });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2); // checked at start, before any command runs (config/environment.ts)
     expect(r.err).toMatch(/METEOPUNTO_DOMAIN='36,44,-10': 3 values, need 4/);
   });
 
