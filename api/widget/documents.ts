@@ -8,8 +8,8 @@
  *   (document.currentScript), inside an open Shadow DOM so that the page's
  *   CSS and the box's CSS stay apart. It runs inside a function and leaves
  *   no global behind; the markup travels inside the script as a JSON string
- *   with every `<`, `>`, `&` and U+2028/2029 escaped, so no label can end
- *   the script or the string whatever it holds.
+ *   with every `<` and U+2028/2029 escaped, so no label can end the script
+ *   or the string whatever it holds.
  */
 import { createHash } from 'node:crypto';
 import { WIDGET_CSS } from './style.js';
@@ -31,9 +31,16 @@ export function iframeDocument(boxHtml: string, title: string): string {
   );
 }
 
-/** A JSON string literal safe anywhere in a script, even inlined in HTML. */
+/**
+ * A JSON string literal safe anywhere in a script, even inlined in HTML: no
+ * `<` (so no `</script>` and no `<!--`), no raw U+2028/2029. This runs on
+ * every load's markup, hence replaceAll on plain strings.
+ */
 export function scriptString(s: string): string {
-  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  let j = JSON.stringify(s).replaceAll('<', '\\u003c');
+  if (j.includes('\u2028')) j = j.replaceAll('\u2028', '\\u2028');
+  if (j.includes('\u2029')) j = j.replaceAll('\u2029', '\\u2029');
+  return j;
 }
 
 const STYLE_LITERAL = scriptString(WIDGET_CSS);
