@@ -91,6 +91,17 @@ function checkProduct(where: string, name: string, p: ProductJobsConfig): void {
     const kinds = [p.schedule.cron, p.schedule.everySeconds].filter((v) => v !== undefined).length;
     if (kinds !== 1) throw new JobsConfigError(`${at}/schedule: give exactly one of cron, everySeconds`);
   }
+  if (p.source.kind === 'ads') {
+    const ads = p.source;
+    const strings = (v: unknown): string[] =>
+      typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(strings) : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
+    try {
+      for (const s of [...strings(ads.request), ads.fileName ?? '']) checkTemplate(s);
+    } catch (err) {
+      throw new JobsConfigError(`${at}/source: ${(err as Error).message}`);
+    }
+    return;
+  }
   if (p.source.kind !== 'http') return;
   const src = p.source;
   try {
