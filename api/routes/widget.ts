@@ -69,7 +69,7 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
     reply.header('Cache-Control', 'no-store');
     reply.header('X-Meteopunto-Error', f.code);
     // Refusals hold no data: any page may show them, so the reason is seen even where the origin is not allowed.
-    if (p.mode === 'iframe') reply.header('Content-Security-Policy', iframeCsp(undefined));
+    if (p.mode === 'iframe') reply.header('Content-Security-Policy', iframeCsp(p, undefined));
     if (p.mode === 'js' && fetchDest(request) === 'script') scriptRefusals.add(request);
     const body = renderRefusal({ status: f.status, code: f.code, message: f.message, reason: refusalReason(f) }, p);
     return reply.code(f.status).send(body);
@@ -104,7 +104,7 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
       const p = presentationOf(q, fetchDest(request));
       commonHeaders(reply, p);
       reply.header('Cache-Control', `private, max-age=${WIDGET_MAX_AGE_S}`);
-      if (p.mode === 'iframe') reply.header('Content-Security-Policy', iframeCsp(access.origins));
+      if (p.mode === 'iframe') reply.header('Content-Security-Policy', iframeCsp(p, access.origins));
       return renderWidget(widgetView(fields, q.name), p);
     },
   );

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { cardinalIt, italianNumber, romeTime, widgetView, NAME_SHOWN_MAX } from '../../../api/widget/view.js';
 import { refusalReason, italianWait } from '../../../api/widget/refusal.js';
+import { scriptString } from '../../../api/widget/documents.js';
 import type { FreeFields } from '../../../api/weather/schema.js';
 
 const FIELDS: FreeFields = {
@@ -60,5 +61,14 @@ describe('widget wording', () => {
     expect(refusalReason({ status: 400, code: 'INVALID_PARAMETER', message: "Missing required parameter 'lat'", headers: {} }))
       .toBe('Mancano le coordinate del punto (lat e lon).');
     expect(refusalReason({ status: 503, code: 'DATA_NOT_AVAILABLE', message: 'x', headers: {} })).toBe('Dati meteo non ancora disponibili. Riprova più tardi.');
+  });
+
+  it('script strings: any text comes back unchanged when evaluated, and holds no < or line terminator', () => {
+    const tricky = ['plain', `'"\\'`, '</script><script>alert(1)</script>', '<!-- x -->', 'a\nb\rc\u2028d\u2029e', '\\u003c', '😀\u0000\u0007', "it's"];
+    for (const s of tricky) {
+      const lit = scriptString(s);
+      expect(lit).not.toMatch(/[<\n\r\u2028\u2029]/);
+      expect(new Function(`return ${lit};`)(), JSON.stringify(s)).toBe(s);
+    }
   });
 });

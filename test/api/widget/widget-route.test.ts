@@ -120,8 +120,8 @@ describe('widget.php (inject, Redis)', () => {
     expect(plain.statusCode).toBe(401);
     expect(plain.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(plain.headers['x-meteopunto-error']).toBe('INVALID_KEY');
-    expect(plain.body).toContain('"data-meteopunto-status","401"');
-    expect(plain.body).toContain('console.warn("Meteopunto widget.php: 401 INVALID_KEY: API key not valid")');
+    expect(plain.body).toContain("h.setAttribute('data-meteopunto-status','401')");
+    expect(plain.body).toContain("console.warn('Meteopunto widget.php: 401 INVALID_KEY: API key not valid')");
     const script = await get(`/api/v1/widget.php?${P}&key=${wrong}`, { 'sec-fetch-dest': 'script' });
     expect(script.statusCode).toBe(200);
     expect(script.headers['x-meteopunto-status']).toBe('401');
