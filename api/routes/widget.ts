@@ -41,7 +41,8 @@ export const WIDGET_PATH = '/api/v1/widget.php';
 export const WIDGET_MAX_AGE_S = 600;
 
 const NO_GROUPS: ReadonlySet<never> = new Set();
-const ONLY_BASE = ['base'] as const;
+/** The base builder alone (one constant array: the service caches its selection by identity). */
+const ONLY_BASE: readonly string[] = ['base'];
 
 function fetchDest(request: FastifyRequest): string | undefined {
   const d = request.headers['sec-fetch-dest'];
@@ -98,7 +99,8 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
       const q = request.query;
       const access = request.access!;
       assertPointAllowed(access.plan, q.lat, q.lon);
-      const req = { ...toObserveRequest(q, access.plan, NO_GROUPS), only: ONLY_BASE };
+      const req = toObserveRequest(q, access.plan, NO_GROUPS);
+      req.only = ONLY_BASE;
       await this.consumeQuota(request, reply);
       const fields = (this.weather.tryObserve(req) ?? (await this.weather.observe(req))) as FreeFields;
       const p = presentationOf(q, fetchDest(request));

@@ -8,8 +8,8 @@
  *   (document.currentScript), inside an open Shadow DOM so that the page's
  *   CSS and the box's CSS stay apart. It runs inside a function and leaves
  *   no global behind; the markup travels inside the script as a string
- *   literal with every `<`, quote, backslash and line terminator escaped,
- *   so no label can end the script or the string whatever it holds.
+ *   literal with quotes, backslashes and line terminators escaped and no
+ *   `</script` or `<!--`, so no label can end the script or the string.
  */
 import { createHash } from 'node:crypto';
 import type { Presentation } from './schema.js';
@@ -39,9 +39,10 @@ export function iframeDocument(boxHtml: string, title: string, p: Presentation):
 
 /**
  * A single-quoted JS string literal of `s`, safe anywhere in a script, even
- * inlined in HTML: no `<` (so no `</script>` and no `<!--`), no line
- * terminator. Plain replaceAll passes, the rare ones behind a test: this runs
- * on every load's markup.
+ * inlined in HTML: quotes, backslashes and line terminators escaped, and no
+ * `</script` or `<!--` (the only sequences that end or hide an inline script;
+ * labels never bring a `<` at all, markup.ts escapes it). Scans first, copies
+ * only when needed: this runs on every load's markup.
  */
 export function scriptString(s: string): string {
   let j = s;
@@ -49,9 +50,12 @@ export function scriptString(s: string): string {
     j = j.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n').replaceAll('\r', '\\r');
     j = j.replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029');
   }
-  return `'${j.replaceAll('<', '\\x3c')}'`;
+  if (HTML_BREAK.test(j)) j = j.replace(HTML_BREAKS, (m) => `\\x3c${m.slice(1)}`);
+  return `'${j}'`;
 }
 const RARE = /[\\'\n\r\u2028\u2029]/;
+const HTML_BREAK = /<\/script|<!--/i;
+const HTML_BREAKS = /<\/script|<!--/gi;
 
 const STYLE_LITERALS = new Map<string, string>();
 function styleLiteral(p: Presentation): string {

@@ -141,9 +141,11 @@ describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chrom
     expect(r.status).toBe(200);
     return (await r.json()) as WeatherBody;
   }
-  async function open(url: string): Promise<{ page: Page; dialogs: string[]; statuses: Map<string, { status: number; widgetStatus?: string }> }> {
+  async function open(url: string): Promise<{ page: Page; dialogs: string[]; requests: string[]; statuses: Map<string, { status: number; widgetStatus?: string }> }> {
     const page = await browser.context.newPage();
     const dialogs: string[] = [];
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
     const statuses = new Map<string, { status: number; widgetStatus?: string }>();
     page.on('dialog', (d) => {
       dialogs.push(d.message());
@@ -153,7 +155,7 @@ describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chrom
       if (r.url().includes('/widget.php')) statuses.set(r.url(), { status: r.status(), widgetStatus: r.headers()['x-meteopunto-status'] });
     });
     await page.goto(url, { waitUntil: 'load' });
-    return { page, dialogs, statuses };
+    return { page, dialogs, requests, statuses };
   }
 
   beforeAll(async () => {
@@ -200,7 +202,7 @@ describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chrom
     // ... and host elements with the widget's class names (the widget's CSS must not reach them).
     const probe = '<p id="probe" class="mp card temp">host paragraph</p>';
     const globals = '<script>document.documentElement.dataset.globals = JSON.stringify(Object.getOwnPropertyNames(window))</script>';
-    const { page, dialogs } = await open(host.page('gallery', globals + probe + slots.join('\n'), hostCss));
+    const { page, dialogs, requests } = await open(host.page('gallery', globals + probe + slots.join('\n'), hostCss));
     await page.emulateMedia({ colorScheme: 'light' });
 
     const bg: Record<string, string> = {};
@@ -253,6 +255,12 @@ describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chrom
     });
     expect(leftover).toEqual([]);
     expect(dialogs).toEqual([]);
+    // Self-contained: the page's requests are the page itself and one per widget, nothing else (no font, image or beacon).
+    await page.waitForTimeout(200);
+    expect(requests.filter((u) => !u.startsWith(`${api}/api/v1/widget.php?`))).toEqual([`${host.origin}/gallery`]);
+    expect(requests).toHaveLength(1 + MODES.length * VARIANTS.length * THEMES.length);
+    const cookies = await browser.context.cookies();
+    expect(cookies).toEqual([]);
     await page.close();
   });
 

@@ -63,11 +63,11 @@ describe('widget wording', () => {
     expect(refusalReason({ status: 503, code: 'DATA_NOT_AVAILABLE', message: 'x', headers: {} })).toBe('Dati meteo non ancora disponibili. Riprova più tardi.');
   });
 
-  it('script strings: any text comes back unchanged when evaluated, and holds no < or line terminator', () => {
-    const tricky = ['plain', `'"\\'`, '</script><script>alert(1)</script>', '<!-- x -->', 'a\nb\rc\u2028d\u2029e', '\\u003c', '😀\u0000\u0007', "it's"];
+  it('script strings: any text comes back unchanged when evaluated, and holds no </script, <!-- or line terminator', () => {
+    const tricky = ['<span>x</span>', '</SCRIPT >', 'a<!--b', 'plain', `'"\\'`, '</script><script>alert(1)</script>', '<!-- x -->', 'a\nb\rc\u2028d\u2029e', '\\u003c', '😀\u0000\u0007', "it's"];
     for (const s of tricky) {
       const lit = scriptString(s);
-      expect(lit).not.toMatch(/[<\n\r\u2028\u2029]/);
+      expect(lit).not.toMatch(/<\/script|<!--|[\n\r\u2028\u2029]/i);
       expect(new Function(`return ${lit};`)(), JSON.stringify(s)).toBe(s);
     }
   });
