@@ -4,7 +4,7 @@
  * cell indices (i east, j north) and the hour k, so tests compute expected
  * values by hand, independently of the reader and the API.
  */
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { AccessPluginOptions } from '../../api/access/plugin.js';
 import type { Plan } from '../../api/access/contract.js';
 import { FileKeyStore, keysFilePath } from '../../api/access/key-store-file.js';
@@ -148,7 +148,7 @@ export function testAccess(dir: string): AccessPluginOptions {
 }
 
 /** app.inject with TEST_KEY in X-API-Key. */
-export function keyedInject(app: FastifyInstance, req: string | InjectOptions): ReturnType<FastifyInstance['inject']> {
+export function keyedInject(app: FastifyInstance, req: string | InjectOptions): Promise<LightMyRequestResponse> {
   const opts: InjectOptions = typeof req === 'string' ? { url: req } : req;
   return app.inject({ ...opts, headers: { ...(opts.headers ?? {}), 'x-api-key': TEST_KEY } });
 }

@@ -142,11 +142,11 @@ describeShared('ADS source against a loopback ADS', () => {
   });
 
   it('a wrong key or an unaccepted licence fails at once with the ADS explanation', async () => {
-    const bad = await fetchAdsFile(spec, { dir, env: { METEOPUNTO_ADS_KEY: 'wrong' } }).catch((e: unknown) => e as SourceError);
+    const bad = await fetchAdsFile(spec, { dir, env: { METEOPUNTO_ADS_KEY: 'wrong' } }).then(() => { throw new Error('expected a refusal'); }, (e: unknown) => e as SourceError);
     expect(bad.transient).toBe(false);
     expect(bad.message).toMatch(/HTTP 401.*invalid token/);
     ads.refuse();
-    const lic = await fetchAdsFile(spec, { dir, env: { METEOPUNTO_ADS_KEY: KEY } }).catch((e: unknown) => e as SourceError);
+    const lic = await fetchAdsFile(spec, { dir, env: { METEOPUNTO_ADS_KEY: KEY } }).then(() => { throw new Error('expected a refusal'); }, (e: unknown) => e as SourceError);
     expect(lic.transient).toBe(false);
     expect(lic.message).toMatch(/HTTP 403.*licences not accepted/);
   });
