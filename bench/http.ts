@@ -19,6 +19,8 @@ const ALL_GROUPS = new Set(FIELD_GROUPS);
 import type { PointQuery } from '../api/weather/service.js';
 import { TileStore } from '../tiles/reader.js';
 import { benchAccessEnv } from './api-key.js';
+import { processEnv } from '../config/process-env.js';
+import { setting } from '../config/environment.js';
 
 /** Chunk cache for the benchmark: holds the whole national nwp store (~0.6 GB decoded, 22 variables) and the DEM. */
 export const BENCH_CACHE_BYTES = 1024 * 1024 * 1024;
@@ -91,7 +93,8 @@ async function serveChild(kind: ServerKind, dataDir: string): Promise<void> {
 
 function startChild(kind: ServerKind, dataDir: string, points: PointQuery[]): Promise<{ child: ChildProcess; base: string }> {
   // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of each server (open it in Chrome DevTools).
-  const prof = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const profileDir = setting(processEnv(), 'BENCH_PROFILE_DIR');
+  const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const child = fork(fileURLToPath(import.meta.url), ['--bench-server', kind, dataDir], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     execArgv: [...process.execArgv, ...prof],

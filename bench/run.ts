@@ -40,6 +40,8 @@ import { WeatherService, type PointQuery } from '../api/weather/service.js';
 import { PublishedProducts } from '../api/router/published.js';
 import { runHttpBench, runRandomPointsBench, BENCH_CACHE_BYTES, WIDGET_BENCH_QUERY } from './http.js';
 import { benchPlans, createBenchKey } from './api-key.js';
+import { processEnv } from '../config/process-env.js';
+import { integerSetting } from '../config/environment.js';
 
 const GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 484, ny: 530, x0: 6.5, y0: 36.5, dx: 0.025, dy: 0.02 };
 const DEM_GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 1210, ny: 1060, x0: 6.5, y0: 36.5, dx: 0.01, dy: 0.01 };
@@ -260,8 +262,8 @@ async function main(): Promise<void> {
     const free = await freeFieldLookup(root);
     console.log(`free-field point lookup (warm, assembly included): median ${free.medianUs.toFixed(2)} µs, p99 ${free.p99Us.toFixed(2)} µs over ${free.n} lookups (target: median < 20 µs)`);
 
-    const seconds = Number(process.env.BENCH_SECONDS) || 8;
-    const connections = Number(process.env.BENCH_CONNECTIONS) || 32;
+    const seconds = integerSetting(processEnv(), 'BENCH_SECONDS', 8);
+    const connections = integerSetting(processEnv(), 'BENCH_CONNECTIONS', 32);
     // weather.php is called as a client calls it: a real key in X-API-Key (the bare route gets the same header).
     const keys = [];
     for (const plan of benchPlans()) keys.push({ plan, apiKey: await createBenchKey(root, plan) });

@@ -23,7 +23,7 @@ export class DomainConfigError extends Error {}
  * The crop domain from the environment; DomainConfigError naming the
  * variable and what is wrong for a malformed value.
  */
-export function domainFromEnv(env: NodeJS.ProcessEnv = process.env): Domain {
+export function domainFromEnv(env: Readonly<Record<string, string | undefined>>): Domain {
   const raw = env.METEOPUNTO_DOMAIN;
   if (raw === undefined || raw.trim() === '') return { ...DEFAULT_DOMAIN };
   const fail = (why: string): never => {

@@ -11,6 +11,7 @@ import { Value } from '@sinclair/typebox/value';
 import { JobsConfigSchema, type JobsConfigFile, type ProductJobsConfig, type RunConfig } from './config-schema.js';
 import { checkTemplate, usesStep } from './sources/url-template.js';
 import { parseSteps } from './sources/steps.js';
+import { processEnv } from '../config/process-env.js';
 
 export interface WorkerTuning {
   /** Job lock; a worker renews it every lockMs/2 while the job runs. A killed worker's job is recovered after at most lockMs + stalledIntervalMs. */
@@ -50,12 +51,12 @@ export class JobsConfigError extends Error {
   }
 }
 
-export function configPath(root: string, env: NodeJS.ProcessEnv = process.env): { path: string; explicit: boolean } {
+export function configPath(root: string, env: NodeJS.ProcessEnv = processEnv()): { path: string; explicit: boolean } {
   const p = env.METEOPUNTO_JOBS_CONFIG;
   return p && p.length > 0 ? { path: p, explicit: true } : { path: join(root, 'jobs.json'), explicit: false };
 }
 
-export async function loadJobsConfig(root: string, env: NodeJS.ProcessEnv = process.env): Promise<JobsConfig> {
+export async function loadJobsConfig(root: string, env: NodeJS.ProcessEnv = processEnv()): Promise<JobsConfig> {
   const { path, explicit } = configPath(root, env);
   let text: string;
   try {

@@ -5,6 +5,8 @@
  * is the box weather.php accepts (interface-spec.md §4.1).
  */
 import { DEFAULT_DOMAIN, domainFromEnv, type Domain } from '../../config/domain.js';
+import { processEnv } from '../../config/process-env.js';
+import { type Environment } from '../../config/environment.js';
 
 export type { Domain } from '../../config/domain.js';
 
@@ -12,7 +14,7 @@ export type { Domain } from '../../config/domain.js';
 export const SERVICE_DOMAIN: Readonly<Domain> = DEFAULT_DOMAIN;
 
 /** The crop domain of this process (METEOPUNTO_DOMAIN, default SERVICE_DOMAIN). */
-export function ingestDomain(env: NodeJS.ProcessEnv = process.env): Domain {
+export function ingestDomain(env: Environment = processEnv()): Domain {
   return domainFromEnv(env);
 }
 

@@ -19,6 +19,7 @@ import type { AdsSourceSpec } from '../job-types.js';
 import { downloadFile } from './http-download.js';
 import { removePartials } from './http.js';
 import { SourceError, statusError } from './source-error.js';
+import { processEnv } from '../../config/process-env.js';
 
 export interface AdsFetchContext {
   dir: string;
@@ -74,7 +75,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /** Submit the request, wait for the ADS job, download its result into ctx.dir. */
 export async function fetchAdsFile(spec: AdsSourceSpec, ctx: AdsFetchContext): Promise<{ paths: string[]; receivedBytes: number }> {
-  const env = ctx.env ?? process.env;
+  const env = ctx.env ?? processEnv();
   const key = env[spec.keyEnv];
   if (!key) throw new SourceError('NO_CREDENTIALS', `ADS: environment variable ${spec.keyEnv} (the personal API key of the Atmosphere Data Store) is not set on this worker`, false);
   const headers = { 'PRIVATE-TOKEN': key, 'content-type': 'application/json', 'user-agent': 'meteopunto-ingest' };

@@ -144,7 +144,7 @@ export async function installTestKey(dir: string, plan: Plan = 'business'): Prom
 
 /** Access options for buildApp: embedded keys in `dir`, quotas high enough never to bite in these tests. */
 export function testAccess(dir: string): AccessPluginOptions {
-  return { env: { METEOPUNTO_DATA: dir, MP_QUOTA_BUSINESS_MINUTE: '1000000', MP_QUOTA_BUSINESS_DAY: '100000000', MP_FLOOD_REFUSED_PER_MINUTE: '1000000' } };
+  return { env: { METEOPUNTO_DATA: dir, METEOPUNTO_QUOTA_BUSINESS_MINUTE: '1000000', METEOPUNTO_QUOTA_BUSINESS_DAY: '100000000', METEOPUNTO_FLOOD_REFUSED_PER_MINUTE: '1000000' } };
 }
 
 /** app.inject with TEST_KEY in X-API-Key. */

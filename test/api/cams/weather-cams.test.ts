@@ -63,7 +63,7 @@ describeShared('weather.php air_quality and pollen over CAMS EAC4 Milan 2020', (
       keys[plan] = k.key;
     }
     await store.close();
-    app = await buildApp({ dataDir: root, access: { env: { METEOPUNTO_DATA: root, MP_QUOTA_FREE_MINUTE: '1000', MP_QUOTA_FREE_DAY: '1000', MP_FLOOD_REFUSED_PER_MINUTE: '1000' } } });
+    app = await buildApp({ dataDir: root, access: { env: { METEOPUNTO_DATA: root, METEOPUNTO_QUOTA_FREE_MINUTE: '1000', METEOPUNTO_QUOTA_FREE_DAY: '1000', METEOPUNTO_FLOOD_REFUSED_PER_MINUTE: '1000' } } });
   });
   afterAll(async () => {
     await app?.close();
