@@ -1,6 +1,7 @@
 /**
  * HTTP half of `npm run bench`: requests per second of weather.php against a
- * bare Fastify JSON route. Each server runs in its own child process, forked
+ * bare Fastify JSON route, and of widget.php against weather.php (same
+ * server, key and points). Each server runs in its own child process, forked
  * from this file the same way (same Node flags, logger off, listening on
  * 127.0.0.1:0); the parent loads it over loopback with keep-alive
  * connections, each running requests back to back (autocannon-style closed
@@ -34,7 +35,10 @@ export interface HttpBenchOptions {
   keys: Array<{ plan: Plan; apiKey: string }>;
 }
 
-export type WeatherResult = LoadResult & { plan: Plan; elapsedMedianMs: number };
+export type WeatherResult = LoadResult & { plan: Plan; elapsedMedianMs: number; widget: LoadResult };
+
+/** widget.php as the benchmark loads it: the default mode (js) and variant, a place name; the point and key as weather.php's. */
+export const WIDGET_BENCH_QUERY = 'name=Firenze';
 
 export interface LoadResult {
   rps: number;
@@ -194,10 +198,10 @@ export async function load(
 
 /** Load one server with one key: warm-up, then the measured window with the server's CPU time around it. */
 async function measureWith(
-  kind: ServerKind, child: ChildProcess, base: string, opts: HttpBenchOptions, apiKey: string, onBody?: (body: string) => void,
+  kind: ServerKind, child: ChildProcess, base: string, opts: HttpBenchOptions, apiKey: string, onBody?: (body: string) => void, widget = false,
 ): Promise<LoadResult> {
-  const path = kind === 'bare' ? '/bare' : '/api/v1/weather.php';
-  const paths = opts.points.map((p) => `${path}?${queryOf(p)}`);
+  const path = kind === 'bare' ? '/bare' : widget ? '/api/v1/widget.php' : '/api/v1/weather.php';
+  const paths = opts.points.map((p) => `${path}?${queryOf(p)}${widget ? `&${WIDGET_BENCH_QUERY}` : ''}`);
   await load(base, paths, apiKey, opts.connections, WARMUP_MS);
   const cpu0 = await childCpuUs(child);
   const r = await load(base, paths, apiKey, opts.connections, opts.seconds * 1000, onBody);
@@ -236,7 +240,9 @@ export async function runHttpBench(opts: HttpBenchOptions): Promise<{ bare: Load
         if (typeof e === 'number') elapsed.push(e);
       });
       elapsed.sort((a, b) => a - b);
-      out.push({ ...r, plan, elapsedMedianMs: elapsed[Math.floor(elapsed.length / 2)] ?? NaN });
+      // widget.php on the same server, same key and points, right after: the box of the base fields, rendered.
+      const widget = await measureWith('weather', child, base, opts, apiKey, undefined, true);
+      out.push({ ...r, plan, elapsedMedianMs: elapsed[Math.floor(elapsed.length / 2)] ?? NaN, widget });
     }
     return out;
   });

@@ -41,7 +41,8 @@ export const WIDGET_PATH = '/api/v1/widget.php';
 export const WIDGET_MAX_AGE_S = 600;
 
 const NO_GROUPS: ReadonlySet<never> = new Set();
-const ONLY_BASE = ['base'] as const;
+/** The base builder alone (one constant array: the service caches its selection by identity). */
+const ONLY_BASE: readonly string[] = ['base'];
 
 function fetchDest(request: FastifyRequest): string | undefined {
   const d = request.headers['sec-fetch-dest'];
@@ -69,7 +70,7 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
     reply.header('Cache-Control', 'no-store');
     reply.header('X-Meteopunto-Error', f.code);
     // Refusals hold no data: any page may show them, so the reason is seen even where the origin is not allowed.
-    if (p.mode === 'iframe') reply.header('Content-Security-Policy', iframeCsp(undefined));
+    if (p.mode === 'iframe') reply.header('Content-Security-Policy', iframeCsp(p, undefined));
     if (p.mode === 'js' && fetchDest(request) === 'script') scriptRefusals.add(request);
     const body = renderRefusal({ status: f.status, code: f.code, message: f.message, reason: refusalReason(f) }, p);
     return reply.code(f.status).send(body);
@@ -98,13 +99,14 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
       const q = request.query;
       const access = request.access!;
       assertPointAllowed(access.plan, q.lat, q.lon);
-      const req = { ...toObserveRequest(q, access.plan, NO_GROUPS), only: ONLY_BASE };
+      const req = toObserveRequest(q, access.plan, NO_GROUPS);
+      req.only = ONLY_BASE;
       await this.consumeQuota(request, reply);
       const fields = (this.weather.tryObserve(req) ?? (await this.weather.observe(req))) as FreeFields;
       const p = presentationOf(q, fetchDest(request));
       commonHeaders(reply, p);
       reply.header('Cache-Control', `private, max-age=${WIDGET_MAX_AGE_S}`);
-      if (p.mode === 'iframe') reply.header('Content-Security-Policy', iframeCsp(access.origins));
+      if (p.mode === 'iframe') reply.header('Content-Security-Policy', iframeCsp(p, access.origins));
       return renderWidget(widgetView(fields, q.name), p);
     },
   );

@@ -12,8 +12,10 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 
 /** Text as HTML text or attribute value (double- or single-quoted). */
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+  return SPECIAL.test(s) ? s.replace(SPECIALS, (c) => HTML_ESCAPES[c]!) : s;
 }
+const SPECIAL = /[&<>"']/;
+const SPECIALS = /[&<>"']/g;
 
 const span = (cls: string, text: string, title?: string) =>
   `<span class="${cls}"${title !== undefined ? ` title="${escapeHtml(title)}"` : ''}>${escapeHtml(text)}</span>`;

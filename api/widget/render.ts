@@ -16,7 +16,7 @@ export const CONTENT_TYPE = { iframe: 'text/html; charset=utf-8', js: 'text/java
 
 export function renderWidget(v: WidgetView, p: Presentation): string {
   const box = boxMarkup(v, p.variant, p.theme);
-  return p.mode === 'iframe' ? iframeDocument(box, documentTitle(v.name)) : widgetScript(box);
+  return p.mode === 'iframe' ? iframeDocument(box, documentTitle(v.name), p) : widgetScript(box, p);
 }
 
 export interface Refusal {
@@ -30,6 +30,6 @@ export interface Refusal {
 
 export function renderRefusal(r: Refusal, p: Presentation): string {
   const box = refusalMarkup(r.reason, r.status, p.variant, p.theme);
-  if (p.mode === 'iframe') return iframeDocument(box, documentTitle(null));
-  return widgetScript(box, { status: String(r.status), error: r.code }, `Meteopunto widget.php: ${r.status} ${r.code}: ${r.message}`);
+  if (p.mode === 'iframe') return iframeDocument(box, documentTitle(null), p);
+  return widgetScript(box, p, { status: String(r.status), error: r.code }, `Meteopunto widget.php: ${r.status} ${r.code}: ${r.message}`);
 }

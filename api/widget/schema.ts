@@ -20,13 +20,13 @@ export type WidgetTheme = (typeof WIDGET_THEMES)[number];
 export const NAME_MAX = 500;
 
 const enumOf = <T extends readonly string[]>(values: T, description: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], default: values[0], description });
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description: `${description} (default ${values[0]})` });
 
 export const WidgetQuerySchema = Type.Composite([
   Type.Pick(WeatherQuerySchema, ['lat', 'lon', 'alt']),
   Type.Object({
     key: Type.Optional(Type.String({ maxLength: 200, description: 'API key (or the X-API-Key header)' })),
-    mode: Type.Optional(enumOf(WIDGET_MODES, 'js: a script drawing the box where its tag stands; iframe: a complete HTML page')),
+    mode: Type.Optional(enumOf(WIDGET_MODES, 'js: a script drawing the box where its tag stands; iframe: a complete HTML page; absent: iframe when the browser loads a frame (Sec-Fetch-Dest), else js')),
     variant: Type.Optional(enumOf(WIDGET_VARIANTS, 'card: 280 × 120 px; compact: one row 32 px high, up to 760 px wide')),
     theme: Type.Optional(enumOf(WIDGET_THEMES, "auto follows the viewer's prefers-color-scheme")),
     name: Type.Optional(Type.String({ maxLength: NAME_MAX, description: 'place label shown in the box (text, never markup)' })),

@@ -52,9 +52,20 @@ export function cardinalIt(deg: number): (typeof CARDINALS_IT)[number] {
   return CARDINALS_IT[((Math.round((((deg % 360) + 360) % 360) / 45) % 8) + 8) % 8]!;
 }
 
-/** "HH:MM" in Europe/Rome of an ISO instant. */
+let lastMinute = '';
+let lastTime = '';
+/**
+ * "HH:MM" in Europe/Rome of an ISO instant. The answer of the last UTC minute
+ * is kept (Rome's offset changes only on the hour, so the minute decides it):
+ * loads of one minute ask it again and again.
+ */
 export function romeTime(iso: string): string {
-  return ROME_TIME.format(new Date(iso));
+  const minute = iso.slice(0, 16);
+  if (minute !== lastMinute) {
+    lastTime = ROME_TIME.format(new Date(iso));
+    lastMinute = minute;
+  }
+  return lastTime;
 }
 
 /** C0/C1 controls (not U+2028/2029, which show as they are) become spaces: a label is one line of text. */

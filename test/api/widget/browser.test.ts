@@ -11,7 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Frame, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../api/app.js';
 import { loadAccessConfig } from '../../../api/access/config.js';
@@ -21,6 +21,7 @@ import { createAccessServices, type AccessServices } from '../../../api/access/s
 import { chromiumPresent, launchChromium, NO_CHROMIUM_REASON, runningInCi, type TestBrowser } from '../../support/browser.js';
 import { HOUR_MS, T0_MS, tempDataDir, writeDem, writeMainNwp } from '../tile-fixture.js';
 import { iframeSlot, jsSlot, startHostServer, widgetUrl, type HostServer } from './host-pages.js';
+import { contrast, expectShows, extract, type WeatherBody } from './inspect.js';
 
 const IMAGES = resolve(import.meta.dirname, '../../../docs/images');
 const NOW = T0_MS + 10.5 * HOUR_MS; // 2024-06-21T10:30Z = 12:30 in Rome (CEST)
@@ -30,87 +31,6 @@ const SAN_MARINO = { lat: 43.936, lon: 12.447 };
 const MODES = ['js', 'iframe'] as const;
 const VARIANTS = ['card', 'compact'] as const;
 const THEMES = ['light', 'dark', 'auto'] as const;
-
-interface Extract {
-  text: string;
-  bg: string;
-  width: number;
-  height: number;
-  name: string | null;
-  nameTitle: string | null;
-  lang: string | null;
-  /** Texts cut by their box (an ellipsis shows instead of the end). */
-  clipped: string[];
-  pairs: Array<{ text: string; color: string; bg: string | null }>;
-  counts: { all: number; img: number; svg: number; script: number; iframe: number };
-}
-
-/** Runs in the page: what a widget root (shadow root or iframe document) shows. */
-const EXTRACT = `(root) => {
-  const box = root.querySelector('.mp');
-  if (!box) return null;
-  const r = box.getBoundingClientRect();
-  const bgOf = (el) => { for (let e = el; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor; if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c; } return null; };
-  const pairs = [];
-  for (const el of box.querySelectorAll('*')) {
-    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '')) continue;
-    pairs.push({ text: el.textContent.trim().slice(0, 40), color: getComputedStyle(el).color, bg: bgOf(el) });
-  }
-  const q = (s) => root.querySelectorAll(s).length;
-  const nameEl = box.querySelector('.name');
-  return { text: box.innerText, bg: getComputedStyle(box).backgroundColor, width: r.width, height: r.height, pairs,
-    name: nameEl ? nameEl.textContent : null, nameTitle: nameEl ? nameEl.getAttribute('title') : null,
-    clipped: [...box.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0 && !(e instanceof SVGElement)).map((e) => e.textContent),
-    lang: box.closest('[lang]') ? box.closest('[lang]').getAttribute('lang') : null,
-    counts: { all: q('*'), img: q('img'), svg: q('svg'), script: q('script'), iframe: q('iframe') } };
-}`;
-
-async function frameOf(page: Page, id: string): Promise<Frame> {
-  const el = await page.waitForSelector(`#${id} iframe`);
-  const f = await el.contentFrame();
-  if (!f) throw new Error(`#${id}: no frame`);
-  await f.waitForLoadState('load');
-  return f;
-}
-
-async function extract(page: Page, id: string, mode: 'js' | 'iframe'): Promise<Extract> {
-  if (mode === 'iframe') return (await (await frameOf(page, id)).evaluate(`(${EXTRACT})(document)`)) as Extract;
-  await page.waitForSelector(`#${id} meteopunto-widget`, { state: 'attached' });
-  return (await page.evaluate(`(${EXTRACT})(document.querySelector('#${id} meteopunto-widget').shadowRoot)`)) as Extract;
-}
-
-// --- independent expectations ----------------------------------------------------
-
-/** Italian decimal: comma, U+2212 minus. */
-const it_ = (n: number, decimals: number) => (n < 0 ? '\u2212' : '') + Math.abs(n).toFixed(decimals).replace('.', ',');
-const CARDINAL = ['N', 'NE', 'E', 'SE', 'S', 'SO', 'O', 'NO'];
-const cardinal = (deg: number) => CARDINAL[Math.round(deg / 45) % 8]!;
-
-interface WeatherBody {
-  temperature: number;
-  humidity: number;
-  wind_speed: number;
-  wind_direction: number;
-  temperature_trend_3h: { label: string };
-}
-function expectShows(text: string, w: WeatherBody): void {
-  expect(text).toContain(`${it_(w.temperature, 1)} °C`);
-  expect(text).toContain(`umidità ${it_(w.humidity, 0)} %`);
-  expect(text).toContain(`${it_(w.wind_speed, 1)} km/h da ${cardinal(w.wind_direction)}`);
-  expect(text).toContain(w.temperature_trend_3h.label);
-  expect(text).toContain('aggiornato alle 12:30');
-}
-
-/** WCAG 2.x contrast ratio of two CSS rgb() colours. */
-function contrast(a: string, b: string): number {
-  const lum = (css: string) => {
-    const [r, g, bl] = /rgba?\(([^)]+)\)/.exec(css)![1]!.split(',').map((s) => Number(s.trim()));
-    const lin = (c: number) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-    return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(bl!);
-  };
-  const [l1, l2] = [lum(a), lum(b)].sort((x, y) => y - x);
-  return (l1! + 0.05) / (l2! + 0.05);
-}
 
 const INJECTIONS = [
   '<img src=x onerror=alert(1)>',
@@ -141,9 +61,11 @@ describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chrom
     expect(r.status).toBe(200);
     return (await r.json()) as WeatherBody;
   }
-  async function open(url: string): Promise<{ page: Page; dialogs: string[]; statuses: Map<string, { status: number; widgetStatus?: string }> }> {
+  async function open(url: string): Promise<{ page: Page; dialogs: string[]; requests: string[]; statuses: Map<string, { status: number; widgetStatus?: string }> }> {
     const page = await browser.context.newPage();
     const dialogs: string[] = [];
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
     const statuses = new Map<string, { status: number; widgetStatus?: string }>();
     page.on('dialog', (d) => {
       dialogs.push(d.message());
@@ -153,7 +75,7 @@ describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chrom
       if (r.url().includes('/widget.php')) statuses.set(r.url(), { status: r.status(), widgetStatus: r.headers()['x-meteopunto-status'] });
     });
     await page.goto(url, { waitUntil: 'load' });
-    return { page, dialogs, statuses };
+    return { page, dialogs, requests, statuses };
   }
 
   beforeAll(async () => {
@@ -200,7 +122,7 @@ describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chrom
     // ... and host elements with the widget's class names (the widget's CSS must not reach them).
     const probe = '<p id="probe" class="mp card temp">host paragraph</p>';
     const globals = '<script>document.documentElement.dataset.globals = JSON.stringify(Object.getOwnPropertyNames(window))</script>';
-    const { page, dialogs } = await open(host.page('gallery', globals + probe + slots.join('\n'), hostCss));
+    const { page, dialogs, requests } = await open(host.page('gallery', globals + probe + slots.join('\n'), hostCss));
     await page.emulateMedia({ colorScheme: 'light' });
 
     const bg: Record<string, string> = {};
@@ -253,6 +175,12 @@ describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chrom
     });
     expect(leftover).toEqual([]);
     expect(dialogs).toEqual([]);
+    // Self-contained: the page's requests are the page itself and one per widget, nothing else (no font, image or beacon).
+    await page.waitForTimeout(200);
+    expect(requests.filter((u) => !u.startsWith(`${api}/api/v1/widget.php?`))).toEqual([`${host.origin}/gallery`]);
+    expect(requests).toHaveLength(1 + MODES.length * VARIANTS.length * THEMES.length);
+    const cookies = await browser.context.cookies();
+    expect(cookies).toEqual([]);
     await page.close();
   });
 
