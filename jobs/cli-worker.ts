@@ -23,7 +23,7 @@ const USAGE = `usage: meteopunto worker [--concurrency <n>] [--name <label>]
 Runs BullMQ ingest workers and the product schedules. Needs REDIS_URL.
   --concurrency <n>  ingest jobs run at once by this process (default 1, env METEOPUNTO_WORKER_CONCURRENCY)
   --name <label>     worker name shown in the dashboard (default <host>:<pid>)
-Configuration: $METEOPUNTO_DATA/jobs.json or METEOPUNTO_JOBS_CONFIG (see README).`;
+Configuration: $METEOPUNTO_DATA/jobs.json or METEOPUNTO_JOBS_CONFIG (docs/jobs.md).`;
 
 export async function run(argv: string[]): Promise<number> {
   let values: { concurrency?: string; name?: string; help?: boolean };

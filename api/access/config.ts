@@ -45,18 +45,6 @@ function envName(path: string[]): string {
   return ['METEOPUNTO', ...path.map((p) => p.replace(/[A-Z]/g, (c) => `_${c}`))].join('_').toUpperCase();
 }
 
-/** Every environment variable the schema reads, with its default: for the README and `--help`. */
-export function accessEnvVariables(): Array<{ name: string; default: unknown; description?: string }> {
-  const out: Array<{ name: string; default: unknown; description?: string }> = [];
-  const walk = (schema: TSchema, path: string[]) => {
-    if (schema.type === 'object') {
-      for (const [k, s] of Object.entries((schema as TObject).properties)) walk(s, [...path, k]);
-    } else out.push({ name: envName(path), default: schema.default, description: schema.description });
-  };
-  walk(AccessConfigSchema, []);
-  return out;
-}
-
 /** Reads the configuration from `env`; throws naming the variable when a value is not a valid integer in range. */
 export function loadAccessConfig(env: Environment = processEnv()): AccessConfig {
   const errors: string[] = [];

@@ -36,7 +36,7 @@ export function planDataset(ds: NcDataset, cache: CoordCache): PlannedDataset {
   return { plans, skipped };
 }
 
-/** Valid time for variables that have none (static fields such as orography): see README. */
+/** Valid time for variables that have none (static fields such as orography): see docs/readers.md. */
 function fallbackTimeMs(ds: NcDataset, cache: CoordCache): number {
   const ref = ds.variables.find((v) => coordRole(v) === 'reftime');
   if (ref) return cache.time(ref).ms[0] ?? 0;
