@@ -20,6 +20,7 @@ import { registerQueueDashboard } from './admin/dashboard.js';
 import healthRoutes from './routes/health.js';
 import weatherRoutes from './routes/weather.js';
 import widgetRoutes from './routes/widget.js';
+import { withRedaction } from './log-redaction.js';
 import { processEnv } from '../config/process-env.js';
 import { setting } from '../config/environment.js';
 
@@ -45,7 +46,8 @@ export interface AppOptions {
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    // Keys are cut to their public prefix in every logged URL and error (./log-redaction.ts).
+    logger: withRedaction(opts.logger ?? false),
     trustProxy: opts.trustProxy ?? false,
     // verbose: validation errors carry the schema and value, for 400 messages that name bounds.
     ajv: { customOptions: { verbose: true } },
