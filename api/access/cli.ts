@@ -36,6 +36,11 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = processEnv())
     return command ? 0 : 2;
   }
   const handler = COMMANDS[command];
+  // `<command> --help`: the usage lists every command's options.
+  if (handler && (rest.includes('--help') || rest.includes('-h'))) {
+    console.log(USAGE);
+    return 0;
+  }
   if (!handler) {
     console.error(`keys: unknown command '${command}'\n${USAGE}`);
     return 2;
