@@ -21,6 +21,7 @@ import healthRoutes from './routes/health.js';
 import weatherRoutes from './routes/weather.js';
 import widgetRoutes from './routes/widget.js';
 import { withRedaction } from './log-redaction.js';
+import { clientErrorHandler, frameworkErrors, requireHost } from './client-errors.js';
 import { processEnv } from '../config/process-env.js';
 import { setting } from '../config/environment.js';
 
@@ -51,7 +52,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     trustProxy: opts.trustProxy ?? false,
     // verbose: validation errors carry the schema and value, for 400 messages that name bounds.
     ajv: { customOptions: { verbose: true } },
+    // Errors before any route, in the API's shape (./client-errors.ts).
+    clientErrorHandler,
+    frameworkErrors,
+    http: { requireHostHeader: false },
   });
+  app.addHook('onRequest', requireHost);
   await app.register(timingPlugin);
   await app.register(errorsPlugin);
   await app.register(tilesPlugin, { dataDir: opts.dataDir, ...(opts.tiles ? { tiles: opts.tiles } : {}) });
