@@ -1,7 +1,7 @@
 /**
  * A real redis-server stopped while an API process serves: requests neither
  * hang nor fail with 500, the process stays up, quotas hold per process, and
- * it recovers when Redis returns. Decision (README): keep serving with the
+ * it recovers when Redis returns. Decision (docs/access.md, "Redis outages"): keep serving with the
  * in-memory insurance limiter; keys seen within METEOPUNTO_KEYS_STALE_IF_ERROR_S are
  * accepted from the local copy, others get 503 SERVICE_UNAVAILABLE.
  */
