@@ -22,6 +22,7 @@ import weatherRoutes from './routes/weather.js';
 import widgetRoutes from './routes/widget.js';
 import { withRedaction } from './log-redaction.js';
 import { clientErrorHandler, frameworkErrors, requireHost } from './client-errors.js';
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js';
 import { processEnv } from '../config/process-env.js';
 import { setting } from '../config/environment.js';
 
@@ -41,11 +42,14 @@ export interface AppOptions {
    * (REDIS_URL → Redis; else the embedded keys file in dataDir and in-memory quotas).
    */
   access?: AccessPluginOptions;
+  /** Connection limits of the HTTP server (./server-limits.ts); default DEFAULT_SERVER_LIMITS. */
+  limits?: ServerLimits;
   /** Environment for the operator dashboard (METEOPUNTO_ADMIN_TOKEN, REDIS_URL); default the process environment. */
   env?: NodeJS.ProcessEnv;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const limits = opts.limits ?? DEFAULT_SERVER_LIMITS;
   const app = Fastify({
     // Keys are cut to their public prefix in every logged URL and error (./log-redaction.ts).
     logger: withRedaction(opts.logger ?? false),
@@ -55,8 +59,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Errors before any route, in the API's shape (./client-errors.ts).
     clientErrorHandler,
     frameworkErrors,
-    http: { requireHostHeader: false },
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // headersTimeout is checked every connectionsCheckingInterval (Node's default: 30 s).
+    http: { requireHostHeader: false, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) },
   });
+  app.server.maxConnections = limits.maxConnections;
   app.addHook('onRequest', requireHost);
   await app.register(timingPlugin);
   await app.register(errorsPlugin);

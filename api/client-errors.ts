@@ -20,7 +20,13 @@ import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from
 import { errorBody } from './plugins/errors.js';
 import type { ApiErrorCode } from './errors.js';
 
-const REASON: Record<number, string> = { 400: 'Bad Request', 431: 'Request Header Fields Too Large' };
+const REASON: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+function refusal(nodeCode: string): { status: number; code: ApiErrorCode; message: string } {
+  if (nodeCode === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'REQUEST_TOO_LARGE', message: 'the request line and headers exceed 16 KiB (Node.js limit): shorten the URL' };
+  if (nodeCode === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'REQUEST_TIMEOUT', message: 'the request was not received in time (METEOPUNTO_HEADERS_TIMEOUT_MS, METEOPUNTO_REQUEST_TIMEOUT_MS)' };
+  return { status: 400, code: 'BAD_REQUEST', message: 'malformed HTTP request: the request line or a header is not valid HTTP/1.1 (a request target must be ASCII, percent-encoded)' };
+}
 
 /** Fastify `clientErrorHandler`: Node's parser refused the request. */
 export function clientErrorHandler(err: ConnectionError, socket: Socket): void {
@@ -28,12 +34,7 @@ export function clientErrorHandler(err: ConnectionError, socket: Socket): void {
     socket.destroy();
     return;
   }
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : 400;
-  const code: ApiErrorCode = tooLarge ? 'REQUEST_TOO_LARGE' : 'BAD_REQUEST';
-  const message = tooLarge
-    ? 'the request line and headers exceed 16 KiB (Node.js limit): shorten the URL'
-    : 'malformed HTTP request: the request line or a header is not valid HTTP/1.1 (a request target must be ASCII, percent-encoded)';
+  const { status, code, message } = refusal(err.code);
   const body = JSON.stringify(errorBody(code, message));
   // A HEAD gets the headers only: a body would be read as the start of the next response.
   // Node gives the bytes read as a Buffer (Fastify's types describe its JSON form).
