@@ -1,5 +1,6 @@
 /**
- * `meteopunto tiles point|info`: inspect the published tiles.
+ * `meteopunto tiles point|info|ls|verify|gc`: inspect the published tiles
+ * (ls, verify, gc: ./cli-ops.ts).
  *
  *   tiles point <product> --lat <deg> --lon <deg> [--time <ISO 8601>] [--var <name>]... [--json]
  *   tiles info <product> [--json]
@@ -15,10 +16,14 @@ import { describeResolution } from '../geo/grid.js';
 import { TileStore } from './reader.js';
 import { TileError } from './types.js';
 import type { Manifest } from './manifest.js';
+import * as ops from './cli-ops.js';
 
 const USAGE = `usage:
   meteopunto tiles point <product> --lat <deg> --lon <deg> [--time <ISO 8601>] [--var <name>]... [--json]
   meteopunto tiles info <product> [--json]
+  meteopunto tiles ls [--json]
+  meteopunto tiles verify <product>[/<year>] [--version <v>]
+  meteopunto tiles gc [--dry-run]
 
 --time defaults to now; the data directory is $METEOPUNTO_DATA (default ./data).`;
 
@@ -33,6 +38,12 @@ export async function run(argv: string[]): Promise<number> {
   try {
     if (sub === 'point') return await point(rest);
     if (sub === 'info') return info(rest);
+    if (sub === 'ls') return ops.ls(parse({ args: rest, strict: true, options: { json: { type: 'boolean', default: false } } }).values.json === true);
+    if (sub === 'verify') {
+      const { values: o, positionals } = parse({ args: rest, allowPositionals: true, strict: true, options: { version: { type: 'string' } } });
+      return await ops.verify(productArg(positionals), o.version);
+    }
+    if (sub === 'gc') return await ops.gc(parse({ args: rest, strict: true, options: { 'dry-run': { type: 'boolean', default: false } } }).values['dry-run'] === true);
     if (sub === '--help' || sub === '-h' || sub === 'help') {
       console.log(USAGE);
       return 0;
@@ -40,7 +51,7 @@ export async function run(argv: string[]): Promise<number> {
     console.error(sub ? `meteopunto tiles: unknown subcommand '${sub}'\n\n${USAGE}` : USAGE);
     return 2;
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof ops.OpsUsageError) {
       console.error(`meteopunto tiles: ${err.message}\n\n${USAGE}`);
       return 2;
     }

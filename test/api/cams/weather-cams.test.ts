@@ -101,6 +101,28 @@ describeShared('weather.php air_quality and pollen over CAMS EAC4 Milan 2020', (
     }
   });
 
+  it('Developer, fields=cams, with the clock inside the file (no time=): the same values as netCDF4-python', async () => {
+    const p = points[0]!;
+    const dev = await buildApp({
+      dataDir: root,
+      clock: () => Date.parse(p.time),
+      access: { env: { METEOPUNTO_DATA: root, METEOPUNTO_FLOOD_REFUSED_PER_MINUTE: '1000' } },
+    });
+    try {
+      const res = await dev.inject({ url: `/api/v1/weather.php?lat=${p.lat}&lon=${p.lon}&fields=cams`, headers: { 'x-api-key': keys.developer! } });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json();
+      const ref = reference([p])[0]!;
+      for (const [variable, want] of Object.entries(ref.conc)) {
+        expect(Math.abs((body.air_quality[variable] as number) - want), variable).toBeLessThanOrEqual(Math.max(0.01 * want, 0.05));
+      }
+      expect(body.air_quality.eaqi.level).toBe(ref.level);
+      expect(body.pollen).toEqual({ risk: null, risk_it: null, species: { alder: null, birch: null, grass: null, mugwort: null, olive: null, ragweed: null }, source: expect.any(String) });
+    } finally {
+      await dev.close();
+    }
+  });
+
   it('Free keys get neither field, and asking for cams is 403 naming the Developer plan', async () => {
     const q = `lat=45.46&lon=9.19`;
     const refused = await get('free', `${q}&fields=cams`);
