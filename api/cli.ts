@@ -19,7 +19,7 @@ import { TileStore } from '../tiles/reader.js';
 import { buildApp } from './app.js';
 import { processEnv } from '../config/process-env.js';
 import { setting, type Environment } from '../config/environment.js';
-import { serverLimits } from './server-limits.js';
+import { serverLimits, trustProxy } from './server-limits.js';
 
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -113,7 +113,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const root = dataDir();
   const tiles = new TileStore(root, opts.cacheBytes !== undefined ? { cacheBytes: opts.cacheBytes } : {});
-  const app = await buildApp({ dataDir: root, tiles, limits: serverLimits(), logger: { level: setting(processEnv(), 'LOG_LEVEL') ?? 'info' } });
+  const app = await buildApp({ dataDir: root, tiles, limits: serverLimits(), trustProxy: trustProxy(), logger: { level: setting(processEnv(), 'LOG_LEVEL') ?? 'info' } });
   const closed = closeOnSignal(app);
   try {
     await app.listen({ port: opts.port, host: opts.host });

@@ -9,7 +9,7 @@
  * at most `maxConnections` sockets are open at once (more are closed at
  * accept). Settings: docs/configuration.md.
  */
-import { integerSetting, type Environment } from '../config/environment.js';
+import { ConfigError, integerSetting, setting, type Environment } from '../config/environment.js';
 import { processEnv } from '../config/process-env.js';
 
 export interface ServerLimits {
@@ -34,4 +34,19 @@ export function serverLimits(env: Environment = processEnv()): ServerLimits {
     keepAliveTimeoutMs: integerSetting(env, 'METEOPUNTO_KEEP_ALIVE_TIMEOUT_MS', d.keepAliveTimeoutMs),
     maxConnections: integerSetting(env, 'METEOPUNTO_MAX_CONNECTIONS', d.maxConnections),
   };
+}
+
+/**
+ * Fastify's `trustProxy` from METEOPUNTO_TRUST_PROXY: behind a load balancer
+ * the client's address (for the per-IP flood guard) is in X-Forwarded-For,
+ * believed only from the proxies named here.
+ */
+export function trustProxy(env: Environment = processEnv()): boolean | string[] {
+  const raw = setting(env, 'METEOPUNTO_TRUST_PROXY')?.trim();
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = list.find((a) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(a));
+  if (bad !== undefined) throw new ConfigError(`METEOPUNTO_TRUST_PROXY='${raw}': '${bad}' is not an address or CIDR (expected true, or addresses/CIDRs separated by commas)`);
+  return list;
 }

@@ -9,7 +9,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
-import { serverLimits, DEFAULT_SERVER_LIMITS } from '../../api/server-limits.js';
+import { serverLimits, trustProxy, DEFAULT_SERVER_LIMITS } from '../../api/server-limits.js';
 import { tempDataDir, installTestKey, testAccess } from './tile-fixture.js';
 
 describe('server limits', () => {
@@ -80,5 +80,29 @@ describe('server limits', () => {
     expect(serverLimits({})).toEqual(DEFAULT_SERVER_LIMITS);
     expect(serverLimits({ METEOPUNTO_HEADERS_TIMEOUT_MS: '5000', METEOPUNTO_MAX_CONNECTIONS: '100' })).toMatchObject({ headersTimeoutMs: 5000, maxConnections: 100 });
     expect(() => serverLimits({ METEOPUNTO_MAX_CONNECTIONS: '0' })).toThrow(/METEOPUNTO_MAX_CONNECTIONS='0': expected an integer ≥ 1/);
+  });
+});
+
+describe('METEOPUNTO_TRUST_PROXY', () => {
+  it('off by default; true, or addresses/CIDRs; anything else refused', () => {
+    expect(trustProxy({})).toBe(false);
+    expect(trustProxy({ METEOPUNTO_TRUST_PROXY: 'true' })).toBe(true);
+    expect(trustProxy({ METEOPUNTO_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' })).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(() => trustProxy({ METEOPUNTO_TRUST_PROXY: 'my-lb' })).toThrow(/'my-lb' is not an address or CIDR/);
+  });
+
+  it('with the proxy trusted, the client address comes from X-Forwarded-For', async () => {
+    const data = tempDataDir();
+    const app = await buildApp({ dataDir: data.dir, access: testAccess(data.dir), trustProxy: trustProxy({ METEOPUNTO_TRUST_PROXY: '127.0.0.1' }) });
+    app.get('/ip', async (request) => ({ ip: request.ip }));
+    try {
+      const res = await app.inject({ url: '/ip', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.7' } });
+      expect(res.json()).toEqual({ ip: '203.0.113.7' });
+      const direct = await app.inject({ url: '/ip', remoteAddress: '198.51.100.1', headers: { 'x-forwarded-for': '203.0.113.7' } });
+      expect(direct.json()).toEqual({ ip: '198.51.100.1' });
+    } finally {
+      await app.close();
+      data.cleanup();
+    }
   });
 });
