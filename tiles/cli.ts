@@ -31,6 +31,11 @@ const USAGE = `usage:
 /** Exit codes: 0 ok, 1 no data for the request, 2 bad usage. */
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  // `<subcommand> --help`: the usage lists every subcommand's options.
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(USAGE);
+    return 0;
+  }
   try {
     if (sub === 'point') return await point(rest);
     if (sub === 'info') return info(rest);

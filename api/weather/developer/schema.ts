@@ -53,7 +53,7 @@ export const WbgtSchema = Type.Object({
 });
 
 export const FrostSchema = Type.Object({
-  risk: oneOf(FROST_RISK_IDS, 'frost risk (README "Frost method")'),
+  risk: oneOf(FROST_RISK_IDS, 'frost risk (docs/science.md "Frost method")'),
   risk_it: Type.String({ description: 'Italian label of the risk' }),
   frost_point: NullableNumber('frost point (ice), °C; null without humidity'),
   ground_temperature: Type.Number({ description: 'estimated ground (grass) temperature, °C' }),
