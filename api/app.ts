@@ -17,6 +17,7 @@ import tilesPlugin from './plugins/tiles.js';
 import weatherPlugin from './plugins/weather.js';
 import accessPlugin, { type AccessPluginOptions } from './access/plugin.js';
 import { registerQueueDashboard } from './admin/dashboard.js';
+import { registerMetrics } from './plugins/metrics.js';
 import healthRoutes from './routes/health.js';
 import weatherRoutes from './routes/weather.js';
 import widgetRoutes from './routes/widget.js';
@@ -79,6 +80,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (adminToken && redisUrl) {
     await registerQueueDashboard(app, { redisUrl, token: adminToken });
   }
+  if (adminToken) await registerMetrics(app, { token: adminToken, dataDir: opts.dataDir });
   await app.register(healthRoutes, opts.clock ? { clock: opts.clock } : {});
   await app.register(weatherRoutes);
   await app.register(widgetRoutes);
