@@ -18,6 +18,7 @@ import weatherPlugin from './plugins/weather.js';
 import accessPlugin, { type AccessPluginOptions } from './access/plugin.js';
 import { registerQueueDashboard } from './admin/dashboard.js';
 import { registerMetrics } from './plugins/metrics.js';
+import { registerApiVersion } from './plugins/api-version.js';
 import healthRoutes from './routes/health.js';
 import weatherRoutes from './routes/weather.js';
 import widgetRoutes from './routes/widget.js';
@@ -67,6 +68,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.server.maxConnections = limits.maxConnections;
   app.addHook('onRequest', requireHost);
+  registerApiVersion(app);
   await app.register(timingPlugin);
   await app.register(errorsPlugin);
   await app.register(tilesPlugin, { dataDir: opts.dataDir, ...(opts.tiles ? { tiles: opts.tiles } : {}) });

@@ -54,7 +54,11 @@ describe('/metrics', () => {
     const auth = { authorization: `Bearer ${TOKEN}` };
     const before = await (await fetch(`${base}/metrics`, { headers: auth })).text();
     const n = (t: string) => value(t, /^meteopunto_http_requests_total\{route="\/api\/v1\/weather\.php",status="401"\}/);
-    for (let i = 0; i < 3; i++) expect((await fetch(`${base}/api/v1/weather.php?lat=41.9&lon=12.5`)).status).toBe(401);
+    for (let i = 0; i < 3; i++) {
+      const r = await fetch(`${base}/api/v1/weather.php?lat=41.9&lon=12.5`);
+      expect(r.status).toBe(401);
+      expect(r.headers.get('x-api-version')).toBe('2.0');
+    }
     const res = await fetch(`${base}/metrics`, { headers: auth });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/plain');
