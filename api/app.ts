@@ -76,7 +76,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const env = opts.env ?? processEnv();
   // The embedded key store lives in the served data directory unless the caller says otherwise.
   await app.register(accessPlugin, opts.access ?? { env: { ...env, METEOPUNTO_DATA: opts.dataDir } });
-  // Mounted only when an operator token is configured (README, "Queue dashboard").
+  // Mounted only when an operator token is configured (docs/jobs.md, "Queue dashboard").
   const adminToken = setting(env, 'METEOPUNTO_ADMIN_TOKEN');
   const redisUrl = setting(env, 'REDIS_URL');
   if (adminToken && redisUrl) {

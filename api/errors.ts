@@ -15,7 +15,7 @@ export type ApiErrorCode =
   | 'QUOTA_EXCEEDED' // 429
   | 'TOO_MANY_REQUESTS' // 429: flood guard on refused requests
   | 'DATA_NOT_AVAILABLE' // 503: product not ingested yet
-  | 'SERVICE_UNAVAILABLE' // 503: quota store unreachable (see README)
+  | 'SERVICE_UNAVAILABLE' // 503: quota store unreachable (docs/access.md)
   | 'REQUEST_TIMEOUT' // 408: request line and headers not received in time
   | 'REQUEST_TOO_LARGE' // 431: request line and headers over Node's 16 KiB
   | 'INTERNAL'; // 500

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the speed figures of the README, from one run.
+ * `npm run bench`: the speed figures of docs/benchmarks.md, from one run.
  *
  * 1. Builds a temporary data dir with a realistic nwp store through the real
  *    writer: all of Italy at 0.025° × 0.02° (≈ 2.2 km, 484 × 530 cells), 50

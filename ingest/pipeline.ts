@@ -47,7 +47,7 @@ export interface IngestReport extends IngestResult {
 }
 
 /** Fractions of the whole run at which each stage starts (reading dominates). */
-// Shares of a run on the sample grid: reading, the precomputed indices, writing (README, "Sample data").
+// Shares of a run on the sample grid: reading, the precomputed indices, writing (docs/operations.md, "Sample data").
 const STAGE_START = { read: 0, derive: 0.35, write: 0.65, publish: 1 } as const;
 
 export async function runIngest(req: IngestRequest): Promise<IngestReport> {

@@ -5,8 +5,8 @@
  *   tiles point <product> --lat <deg> --lon <deg> [--time <ISO 8601>] [--var <name>]... [--json]
  *   tiles info <product> [--json]
  *
- * `point` prints plain bilinear values on the product's own grid (rotated
- * grids in rotated coordinates), linear in time, no altitude correction:
+ * `point` prints each variable by its manifest rule (bilinear or nearest, on
+ * the product's own grid; masks), linear in time, no altitude correction:
  * `{"time": "...", "values": {"<canonical variable>": number|null, ...}}`.
  * This output is a contract other tooling parses: keep it stable.
  */

@@ -2,7 +2,7 @@
  * The derived indices the nwp ingest precomputes on the grid (DESIGN.md:
  * "Derived indices stored per product"): one entry per stored variable with
  * its unit, packing precision, CF metadata, the canonical inputs it needs and
- * the method (README "Precomputed indices"). `deriveIndices` computes an index
+ * the method (docs/science.md "Precomputed tile variables"). `deriveIndices` computes an index
  * only when every input it needs is present (alternatives: any one of a set).
  *
  * Precisions are the int16 packing step (tiles/packing.ts): 0.01 for

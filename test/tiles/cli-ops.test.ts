@@ -26,7 +26,7 @@ const temp = (x: number, y: number, h: number) => 10 + 0.3 * y - 0.1 * x + h;
 function nwpInput(times: Date[]) {
   return input('nwp', REGULAR, times, {
     temperature_2m: { units: '°C', precision: 0.01, values: analytic(REGULAR, times, temp) },
-    elevation: { units: 'm', precision: 0.1, static: true, values: analytic(REGULAR, [], (x, y) => 100 * y) },
+    elevation: { units: 'm', precision: 0.1, static: true, values: analytic(REGULAR, [], (_x, y) => 100 * y) },
   });
 }
 

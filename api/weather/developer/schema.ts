@@ -4,7 +4,7 @@
  * to be spread into the route's 200 schema beside the Free fields: every
  * property is optional there (a Free key's response has none of them); when
  * present, a field is an object or null (null: its inputs are missing or the
- * index is undefined there, README "Developer fields").
+ * index is undefined there, docs/api.md "Response (Developer fields)").
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { FROST_RISK_LEVELS, UTCI_CATEGORIES, UV_CATEGORIES, WBGT_RISK_LEVELS } from '../../../science/index.js';
