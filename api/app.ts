@@ -17,6 +17,8 @@ import tilesPlugin from './plugins/tiles.js';
 import weatherPlugin from './plugins/weather.js';
 import accessPlugin, { type AccessPluginOptions } from './access/plugin.js';
 import { registerQueueDashboard } from './admin/dashboard.js';
+import { registerMetrics } from './plugins/metrics.js';
+import { registerApiVersion } from './plugins/api-version.js';
 import healthRoutes from './routes/health.js';
 import weatherRoutes from './routes/weather.js';
 import widgetRoutes from './routes/widget.js';
@@ -66,6 +68,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.server.maxConnections = limits.maxConnections;
   app.addHook('onRequest', requireHost);
+  registerApiVersion(app);
   await app.register(timingPlugin);
   await app.register(errorsPlugin);
   await app.register(tilesPlugin, { dataDir: opts.dataDir, ...(opts.tiles ? { tiles: opts.tiles } : {}) });
@@ -79,6 +82,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (adminToken && redisUrl) {
     await registerQueueDashboard(app, { redisUrl, token: adminToken });
   }
+  if (adminToken) await registerMetrics(app, { token: adminToken, dataDir: opts.dataDir });
   await app.register(healthRoutes, opts.clock ? { clock: opts.clock } : {});
   await app.register(weatherRoutes);
   await app.register(widgetRoutes);

@@ -1,6 +1,6 @@
 /**
- * `meteopunto tiles point|info|ls|verify|gc`: inspect the published tiles
- * (ls, verify, gc: ./cli-ops.ts).
+ * `meteopunto tiles point|info|ls|verify|gc|render`: inspect the published tiles
+ * (ls, verify, gc: ./cli-ops.ts; render: ./cli-render.ts).
  *
  *   tiles point <product> --lat <deg> --lon <deg> [--time <ISO 8601>] [--var <name>]... [--json]
  *   tiles info <product> [--json]
@@ -24,6 +24,7 @@ const USAGE = `usage:
   meteopunto tiles ls [--json]
   meteopunto tiles verify <product>[/<year>] [--version <v>]
   meteopunto tiles gc [--dry-run]
+  meteopunto tiles render <product> --var <name> [--time <ISO 8601>] [--out file.png] [--width n]
 
 --time defaults to now; the data directory is $METEOPUNTO_DATA (default ./data).`;
 
@@ -42,6 +43,12 @@ export async function run(argv: string[]): Promise<number> {
     if (sub === 'verify') {
       const { values: o, positionals } = parse({ args: rest, allowPositionals: true, strict: true, options: { version: { type: 'string' } } });
       return await ops.verify(productArg(positionals), o.version);
+    }
+    if (sub === 'render') {
+      const { values: o, positionals } = parse({ args: rest, allowPositionals: true, strict: true, options: { var: { type: 'string' }, time: { type: 'string' }, out: { type: 'string' }, width: { type: 'string' } } });
+      if (!o.var) throw new UsageError('--var is required');
+      const { render } = await import('./cli-render.js');
+      return await render({ product: productArg(positionals), variable: o.var, timeMs: o.time === undefined ? undefined : timeArg(o.time), out: o.out, width: o.width });
     }
     if (sub === 'gc') return await ops.gc(parse({ args: rest, strict: true, options: { 'dry-run': { type: 'boolean', default: false } } }).values['dry-run'] === true);
     if (sub === '--help' || sub === '-h' || sub === 'help') {
