@@ -27,6 +27,12 @@ export interface SourceField {
   stepType: StepType;
   intervalStart?: Date;
   grid: GridDef;
+  /**
+   * Vector components (u/v) given along the grid's own x/y axes rather than
+   * east/north: GRIB resolutionAndComponentFlags bit 5, CF x_wind/grid_eastward_wind.
+   * Only matters on rotated grids (ingest/products/wind-rotation.ts turns them to true north).
+   */
+  uvRelativeToGrid?: boolean;
   /** Row-major [y][x] on the normalised grid; NaN where the source marks a value missing (bitmap, _FillValue). */
   values: Float32Array;
 }

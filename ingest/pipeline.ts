@@ -15,6 +15,7 @@ import { IngestError, type IngestProgress, type IngestRequest, type IngestResult
 import { describeGrid, selectGrid, type DroppedField } from './products/grid-choice.js';
 import { mapFields, type SkippedField, type TaggedField } from './products/map-fields.js';
 import { getProduct } from './products/registry.js';
+import { rotateWindToTrueNorth } from './products/wind-rotation.js';
 import { readFile } from './readers.js';
 import { applyMasks } from './masks.js';
 import { carryOverEarlierSteps } from './carry-over.js';
@@ -64,6 +65,8 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
       `${req.files.join(', ')}: no variable product ${product.name} knows; found ${seen}` + (why.length ? ` (${why.join('; ')})` : ''),
     );
   }
+  // Before anything derives speed or direction from u/v (wind-rotation.ts).
+  mapped.notes.push(...rotateWindToTrueNorth(product, mapped.fields));
   const selection = selectGrid(mapped.fields);
   const stack = assembleStack(product, selection.grid, selection.fields);
   const notes = [...mapped.notes, ...product.complete(stack)];

@@ -81,7 +81,7 @@ KEYS = [
     ("latitudeOfLastGridPointInDegrees", "d"), ("longitudeOfLastGridPointInDegrees", "d"),
     ("iDirectionIncrementInDegrees", "d"), ("jDirectionIncrementInDegrees", "d"),
     ("latitudeOfSouthernPoleInDegrees", "d"), ("longitudeOfSouthernPoleInDegrees", "d"),
-    ("angleOfRotationInDegrees", "d"), ("angleOfRotation", "d"),
+    ("angleOfRotationInDegrees", "d"), ("angleOfRotation", "d"), ("uvRelativeToGrid", "i"),
     ("dataDate", "i"), ("dataTime", "i"), ("second", "i"),
     ("stepType", "s"), ("stepUnits", "i"), ("startStep", "i"), ("endStep", "i"),
 ]

@@ -48,6 +48,8 @@ export interface GribMeta {
   angleOfRotationInDegrees: number | null;
   /** GRIB2 key for the rotation angle (degrees in ecCodes 2.28). */
   angleOfRotation: number | null;
+  /** resolutionAndComponentFlags bit 5 (GRIB2 flag table 3.3, GRIB1 table 7): 1 = u/v relative to the grid's x/y axes. */
+  uvRelativeToGrid: number | null;
   dataDate: number | null;
   dataTime: number | null;
   second: number | null;

@@ -47,6 +47,7 @@ export function messageToField(msg: DecodedMessage): SourceField {
     values: normaliseScanning(msg.values, grid.nx, grid.ny, scanning),
   };
   if (meta.paramId !== null && meta.paramId > 0) field.paramId = meta.paramId;
+  if (meta.uvRelativeToGrid !== null && meta.uvRelativeToGrid !== undefined) field.uvRelativeToGrid = meta.uvRelativeToGrid === 1;
   const longName = known(meta.name);
   if (longName) field.longName = longName;
   const standardName = known(meta.cfName);

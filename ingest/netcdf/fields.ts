@@ -5,6 +5,7 @@
  * BLOCK_BYTES at a time) so that a large file never needs a second full copy
  * in the HDF5 wasm heap.
  */
+import { cfVectorFrame } from './cf-grid-mapping.js';
 import type { SourceField } from '../field.js';
 import type { NcDataset } from './model.js';
 import { attrText } from './model.js';
@@ -88,6 +89,7 @@ export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: ()
     units: attrText(v, 'units') ?? '',
     longName: attrText(v, 'long_name'),
     standardName: attrText(v, 'standard_name'),
+    ...cfVectorFrame(attrText(v, 'standard_name')),
   };
   for (let start = 0; start < (blockByFirst ? lead.len : 1); start += blockLen) {
     const count = blockByFirst ? Math.min(blockLen, lead.len - start) : undefined;

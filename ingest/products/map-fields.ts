@@ -30,6 +30,8 @@ export interface CanonicalField {
   source: string;
   /** For amounts and means: length of the step the value covers, s. */
   stepSeconds?: number;
+  /** u/v along the grid's axes (SourceField.uvRelativeToGrid); wind-rotation.ts turns them to true north. */
+  uvRelativeToGrid?: boolean;
 }
 
 /** A field left out, and why (shown by `meteopunto ingest`). */
@@ -146,6 +148,7 @@ function instantField(t: TaggedField, variable: string, spec: VariableSpec, rule
     values,
     file: t.file,
     source: t.field.name,
+    ...(t.field.uvRelativeToGrid !== undefined ? { uvRelativeToGrid: t.field.uvRelativeToGrid } : {}),
   };
 }
 
