@@ -1,47 +1,51 @@
 /**
- * Angle between grid north and true north on a rotated-pole grid, per cell.
+ * Where a grid's "north" points: the angle, at each cell, between the grid's
+ * y axis and true (geographic) north. Vector components a model gives
+ * relative to its grid (GRIB `resolutionAndComponentFlags` bit 5, CF
+ * `x_wind`/`y_wind`) must be turned by it before a direction means anything.
  *
- * On a rotated lat/lon grid the grid's y axis (towards the rotated pole) is
- * not the local meridian, so u/v given along the grid's axes must be turned
- * before a direction is read from them. The angle is computed numerically
- * from the same proj4 `ob_tran` transform that places the grid
- * (geo/grid.ts, fromGridCoords): the bearing of a short step along the
- * grid's y axis. We take it from proj4 rather than from the closed form
- * (Doms & Baldauf, "A Description of the Nonhydrostatic Regional COSMO
- * Model, Part I", 2021, §3.3 eq. 3.84–3.85) so that the wind is turned by
- * exactly the rotation that positions the cells; the tests check it against
- * that closed form, written independently in Python.
+ * The angle is measured, not taken from a closed formula: the cell and a point
+ * a small step further along the grid's y axis are both mapped to geographic
+ * coordinates with proj4 (the same `ob_tran` transform the reader locates
+ * points with, geo/grid.ts), and the initial bearing between the two is the
+ * angle. One transform for both jobs means the rotation cannot disagree with
+ * where the point reader puts a cell. The tests check it against COSMO's
+ * closed form (`uvrot2uv`, Doms & Baldauf, COSMO Model Documentation Part I,
+ * §3.3 / utilities.f90), computed independently in Python.
  */
-import { fromGridCoords, type GridDef, type RotatedLatLonGrid } from './grid.js';
+import { fromGridCoords, type GridDef } from './grid.js';
 
-/** Half-step along the grid's y axis, rotated degrees: error O(h²) ≈ 1e-7°, far from proj4's float noise. */
-const HALF_STEP_DEG = 1e-3;
+const RAD = Math.PI / 180;
+/** Step along the grid's y axis, degrees: small against the curvature, large against float noise. */
+const STEP_DEG = 1e-3;
 
-/**
- * Angle of grid north from true north at rotated coordinates (x, y), degrees,
- * positive clockwise (grid north lies east of true north).
- */
-export function gridNorthAngleDeg(grid: RotatedLatLonGrid, xDeg: number, yDeg: number): number {
-  const a = fromGridCoords(grid, xDeg, yDeg - HALF_STEP_DEG);
-  const b = fromGridCoords(grid, xDeg, yDeg + HALF_STEP_DEG);
-  let dLon = b.lon - a.lon;
-  if (dLon > 180) dLon -= 360;
-  else if (dLon < -180) dLon += 360;
-  const cosLat = Math.cos(((a.lat + b.lat) / 2) * (Math.PI / 180));
-  return Math.atan2(dLon * cosLat, b.lat - a.lat) * (180 / Math.PI);
+/** Initial great-circle bearing (azimuth) from point 1 to point 2 on the sphere, radians clockwise from north: Snyder 1987, Map Projections — A Working Manual, USGS Prof. Paper 1395, eq. (5-4b). */
+function bearingRad(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const p1 = lat1 * RAD;
+  const p2 = lat2 * RAD;
+  const dl = (lon2 - lon1) * RAD;
+  return Math.atan2(Math.sin(dl) * Math.cos(p2), Math.cos(p1) * Math.sin(p2) - Math.sin(p1) * Math.cos(p2) * Math.cos(dl));
 }
 
 /**
- * Grid-north angle of every cell, row-major [y][x] like the grid's values,
- * degrees clockwise from true north; null for a regular lat/lon grid (grid
- * north is true north there).
+ * Angle of grid north from true north at grid coordinates (x, y), radians,
+ * positive clockwise (grid north points east of true north). Zero on a
+ * regular lat/lon grid.
  */
-export function gridNorthAngles(grid: GridDef): Float64Array | null {
-  if (grid.kind !== 'rotated_ll') return null;
+export function gridNorthAngleRad(grid: GridDef, x: number, y: number): number {
+  if (grid.kind === 'regular_ll') return 0;
+  const a = fromGridCoords(grid, x, y - STEP_DEG / 2);
+  const b = fromGridCoords(grid, x, y + STEP_DEG / 2);
+  return bearingRad(a.lat, a.lon, b.lat, b.lon);
+}
+
+/** gridNorthAngleRad at every cell centre, row-major [y][x]. */
+export function gridNorthAngles(grid: GridDef): Float64Array {
   const out = new Float64Array(grid.nx * grid.ny);
-  for (let j = 0; j < grid.ny; j++) {
+  if (grid.kind === 'regular_ll') return out;
+  for (let j = 0, n = 0; j < grid.ny; j++) {
     const y = grid.y0 + j * grid.dy;
-    for (let i = 0; i < grid.nx; i++) out[j * grid.nx + i] = gridNorthAngleDeg(grid, grid.x0 + i * grid.dx, y);
+    for (let i = 0; i < grid.nx; i++, n++) out[n] = gridNorthAngleRad(grid, grid.x0 + i * grid.dx, y);
   }
   return out;
 }

@@ -28,11 +28,12 @@ export interface SourceField {
   intervalStart?: Date;
   grid: GridDef;
   /**
-   * Vector components (u/v) given along the grid's own x/y axes rather than
-   * east/north: GRIB resolutionAndComponentFlags bit 5, CF x_wind/grid_eastward_wind.
-   * Only matters on rotated grids (ingest/products/wind-rotation.ts turns them to true north).
+   * For vector components (u, v): resolved along the grid's axes or towards
+   * east/north. GRIB `resolutionAndComponentFlags` bit 5 (ecCodes
+   * `uvRelativeToGrid`); CF `x_wind`/`y_wind` vs `eastward_wind`/`northward_wind`.
+   * Undefined when the source does not say.
    */
-  uvRelativeToGrid?: boolean;
+  vectorAxes?: 'grid' | 'earth';
   /** Row-major [y][x] on the normalised grid; NaN where the source marks a value missing (bitmap, _FillValue). */
   values: Float32Array;
 }

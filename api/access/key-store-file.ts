@@ -3,8 +3,13 @@
  * without Redis. The CLI writes it atomically (temporary file, fsync, rename,
  * mode 0600); the server re-reads it when it changes, checking at most once
  * per second, so `keys revoke` reaches a running server within a second.
+ * Every change is a read-modify-write under an exclusive lock on the file
+ * (proper-lockfile: a lock directory beside it, taken over when its holder
+ * died), so concurrent `keys` commands and a server never lose each other's
+ * writes: no printed key missing, no revocation undone.
  */
-import { open, readFile, rename, stat, mkdir } from 'node:fs/promises';
+import { open, readFile, rename, stat, mkdir, writeFile } from 'node:fs/promises';
+import lockfile from 'proper-lockfile';
 import { dirname, join } from 'node:path';
 import type { KeyRecord, KeyStore, KeyUpdate } from './key-store.js';
 
@@ -15,6 +20,10 @@ interface KeysFile {
 
 /** How stale the in-memory copy may get before the file is checked again, ms. */
 const RECHECK_MS = 1000;
+/** Waiting for the lock: retries with backoff, about 10 s in all, then an error naming the file. */
+const LOCK_RETRIES = { retries: 40, factor: 1.3, minTimeout: 10, maxTimeout: 500 };
+/** A lock not refreshed for this long belongs to a process that died: taken over. */
+const LOCK_STALE_MS = 10_000;
 
 export function keysFilePath(dataDir: string): string {
   return join(dataDir, 'keys.json');
@@ -36,21 +45,45 @@ export class FileKeyStore implements KeyStore {
   }
 
   async insert(record: KeyRecord): Promise<boolean> {
-    await this.reload();
-    if (this.records.has(record.prefix)) return false;
-    this.records.set(record.prefix, record);
-    await this.write();
-    return true;
+    return this.locked(async () => {
+      await this.reload();
+      if (this.records.has(record.prefix)) return false;
+      this.records.set(record.prefix, record);
+      await this.write();
+      return true;
+    });
   }
 
   async update(prefix: string, change: KeyUpdate): Promise<KeyRecord | null> {
-    await this.reload();
-    const current = this.records.get(prefix);
-    if (!current) return null;
-    const next = { ...current, ...change };
-    this.records.set(prefix, next);
-    await this.write();
-    return next;
+    return this.locked(async () => {
+      await this.reload();
+      const current = this.records.get(prefix);
+      if (!current) return null;
+      const next = { ...current, ...change };
+      this.records.set(prefix, next);
+      await this.write();
+      return next;
+    });
+  }
+
+  /** Runs `change` holding the file's lock (read, modify and write as one step across processes). */
+  private async locked<T>(change: () => Promise<T>): Promise<T> {
+    await mkdir(dirname(this.location), { recursive: true });
+    // The lock is taken on the file's path, which must exist: an empty keys file is created first (never overwritten).
+    await writeFile(this.location, `${JSON.stringify({ version: 1, keys: [] }, null, 2)}\n`, { flag: 'wx', mode: 0o600 }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+    });
+    let release: () => Promise<void>;
+    try {
+      release = await lockfile.lock(this.location, { retries: LOCK_RETRIES, stale: LOCK_STALE_MS, realpath: false });
+    } catch (err) {
+      throw new Error(`${this.location}: another process holds the keys file's lock (${(err as Error).message}); try again`);
+    }
+    try {
+      return await change();
+    } finally {
+      await release();
+    }
   }
 
   async list(): Promise<KeyRecord[]> {
@@ -110,7 +143,6 @@ export class FileKeyStore implements KeyStore {
   }
 
   private async write(): Promise<void> {
-    await mkdir(dirname(this.location), { recursive: true });
     const body: KeysFile = { version: 1, keys: [...this.records.values()] };
     const tmp = `${this.location}.${process.pid}.tmp`;
     const fh = await open(tmp, 'w', 0o600);

@@ -13,7 +13,7 @@
  * the stream with `{"error": "...", "message": i}\n` and exit code 2; a
  * missing ecCodes library exits with code 3.
  *
- * Why this channel (measured on a 1.5 M-point GRIB2 message, see the README
+ * Why this channel (measured on a 1.5 M-point GRIB2 message, see docs/readers.md
  * section of the GRIB reader): binary doubles straight from
  * codes_get_double_array, against 0.71 s for grib_get_data's 45 MB of text
  * before any parsing, and 0.2 s of numpy import for python3-eccodes.

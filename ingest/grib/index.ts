@@ -47,12 +47,13 @@ export function messageToField(msg: DecodedMessage): SourceField {
     values: normaliseScanning(msg.values, grid.nx, grid.ny, scanning),
   };
   if (meta.paramId !== null && meta.paramId > 0) field.paramId = meta.paramId;
-  if (meta.uvRelativeToGrid !== null && meta.uvRelativeToGrid !== undefined) field.uvRelativeToGrid = meta.uvRelativeToGrid === 1;
   const longName = known(meta.name);
   if (longName) field.longName = longName;
   const standardName = known(meta.cfName);
   if (standardName) field.standardName = standardName;
   if (meta.typeOfLevel !== null && meta.level !== null) field.level = { type: meta.typeOfLevel, value: meta.level };
+  if (meta.uvRelativeToGrid === 1) field.vectorAxes = 'grid';
+  else if (meta.uvRelativeToGrid === 0) field.vectorAxes = 'earth';
   return field;
 }
 

@@ -49,16 +49,3 @@ export function gridMappingOf(ds: NcDataset, v: NcVariable): GridMapping {
   }
   return { kind: 'unsupported', name: kind ?? `${name} without grid_mapping_name` };
 }
-
-/**
- * CF standard names say which frame a wind component is in: x_wind/y_wind and
- * grid_eastward_wind/grid_northward_wind are along the grid's axes,
- * eastward_wind/northward_wind along true east/north (CF standard name table
- * v84). Other variables, or no standard name: nothing said.
- */
-export function cfVectorFrame(standardName: string | undefined): { uvRelativeToGrid?: boolean } {
-  if (!standardName) return {};
-  if (/^(x_wind|y_wind|grid_eastward_wind|grid_northward_wind)$/.test(standardName)) return { uvRelativeToGrid: true };
-  if (/^(eastward_wind|northward_wind)$/.test(standardName)) return { uvRelativeToGrid: false };
-  return {};
-}

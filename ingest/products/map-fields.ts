@@ -30,8 +30,8 @@ export interface CanonicalField {
   source: string;
   /** For amounts and means: length of the step the value covers, s. */
   stepSeconds?: number;
-  /** u/v along the grid's axes (SourceField.uvRelativeToGrid); wind-rotation.ts turns them to true north. */
-  uvRelativeToGrid?: boolean;
+  /** Vector components: along the grid's axes or east/north, as the source said (SourceField.vectorAxes). */
+  vectorAxes?: 'grid' | 'earth';
 }
 
 /** A field left out, and why (shown by `meteopunto ingest`). */
@@ -148,7 +148,7 @@ function instantField(t: TaggedField, variable: string, spec: VariableSpec, rule
     values,
     file: t.file,
     source: t.field.name,
-    ...(t.field.uvRelativeToGrid !== undefined ? { uvRelativeToGrid: t.field.uvRelativeToGrid } : {}),
+    ...(t.field.vectorAxes ? { vectorAxes: t.field.vectorAxes } : {}),
   };
 }
 

@@ -1,94 +1,85 @@
 /**
- * Grid-relative u/v → true-north u/v, before anything derives a speed or a
- * direction from them. Rotated-pole models (COSMO-2I) give wind components
- * along the grid's own axes (GRIB resolutionAndComponentFlags bit 5, CF
- * x_wind/grid_eastward_wind); read as east/north they put the direction off
- * by the local grid-north angle (geo/grid-north.ts: −1.7° to +5.1° across
- * Italy on COSMO-2I's grid). Pairs are found from the product's variables:
- * a variable with standard name eastward_wind and one with northward_wind
- * at the same height. A field that says grid-relative on a rotated grid and
- * cannot be turned (no partner component at that time, or a grid this code
- * cannot rotate) is refused, never stored as if it were earth-relative.
+ * Vector components to true north. Models on rotated grids (COSMO-2I, ICON
+ * LAM output on its native grid) give u/v along the grid's axes; a direction
+ * computed from them is off by the local angle between grid north and true
+ * north (−1.7° to +5.1° across Italy on COSMO-2I's grid). Every u/v pair a
+ * product declares (VariableSpec.vector) is turned here, once, at ingest, so
+ * the tiles and the API only ever hold east/north components.
  */
 import { gridNorthAngles } from '../../geo/grid-north.js';
-import { sameGrid, type GridDef } from '../../geo/grid.js';
+import type { GridDef } from '../../geo/grid.js';
 import { IngestError } from '../ingest-types.js';
 import type { CanonicalField } from './map-fields.js';
 import type { Product } from './product.js';
 
-/** [u variable, v variable] pairs of a product, from the standard names of its variables. */
-export function windPairs(product: Product): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (const [u, us] of Object.entries(product.variables)) {
-    if (us.standardName !== 'eastward_wind') continue;
-    const v = Object.entries(product.variables).find(([, vs]) => vs.standardName === 'northward_wind' && vs.heightM === us.heightM);
-    if (v) pairs.push([u, v[0]]);
+/** Angles per grid, computed once per ingest (a grid is shared by all its fields). */
+type AngleCache = Map<string, { cos: Float64Array; sin: Float64Array }>;
+
+function gridKey(g: GridDef): string {
+  return JSON.stringify(g);
+}
+
+function anglesOf(cache: AngleCache, grid: GridDef): { cos: Float64Array; sin: Float64Array } {
+  const key = gridKey(grid);
+  let a = cache.get(key);
+  if (!a) {
+    const alpha = gridNorthAngles(grid);
+    a = { cos: alpha.map(Math.cos), sin: alpha.map(Math.sin) };
+    cache.set(key, a);
   }
-  return pairs;
+  return a;
 }
 
 /**
- * Turn every grid-relative u/v pair in `fields` to true north, in place.
- * Returns notes for the ingest report. Earth-relative fields, and fields on
- * regular lat/lon grids (grid north is true north), are left untouched.
+ * Turns the grid-relative u/v pairs of `fields` to east/north in place
+ * (new value arrays); returns notes for the ingest report. A grid-relative
+ * component without its partner at the same time on the same grid cannot be
+ * turned and is refused, never stored as if it were east/north.
  */
-export function rotateWindToTrueNorth(product: Product, fields: CanonicalField[]): string[] {
+export function rotateVectorsToTrueNorth(product: Product, fields: CanonicalField[]): string[] {
+  const pairs = Object.entries(product.variables).filter(([, s]) => s.vector?.component === 'u').map(([u, s]) => [u, s.vector!.partner] as const);
+  if (pairs.length === 0) return [];
+  const cache: AngleCache = new Map();
   const notes: string[] = [];
-  const angleCache: { grid: GridDef; sin: Float64Array; cos: Float64Array }[] = [];
-  const trig = (grid: GridDef) => {
-    let c = angleCache.find((a) => sameGrid(a.grid, grid));
-    if (!c) {
-      const deg = gridNorthAngles(grid)!;
-      const sin = new Float64Array(deg.length);
-      const cos = new Float64Array(deg.length);
-      for (let k = 0; k < deg.length; k++) {
-        sin[k] = Math.sin((deg[k]! * Math.PI) / 180);
-        cos[k] = Math.cos((deg[k]! * Math.PI) / 180);
-      }
-      angleCache.push((c = { grid, sin, cos }));
-    }
-    return c;
-  };
-
-  for (const [uName, vName] of windPairs(product)) {
-    const needs = (f: CanonicalField) => f.uvRelativeToGrid === true && f.grid.kind !== 'regular_ll';
-    const us = fields.filter((f) => f.variable === uName && needs(f));
-    const vs = fields.filter((f) => f.variable === vName && needs(f));
-    for (const f of [...us, ...vs]) {
-      if (f.grid.kind !== 'rotated_ll') {
-        throw new IngestError(`${f.file}: ${f.source} is given relative to a ${(f.grid as GridDef).kind} grid, which cannot be turned to true north`);
-      }
-    }
+  for (const [uName, vName] of pairs) {
+    const key = (f: CanonicalField) => `${f.validTime.getTime()}|${gridKey(f.grid)}`;
+    const vs = new Map(fields.filter((f) => f.variable === vName).map((f) => [key(f), f]));
+    const usedV = new Set<CanonicalField>();
     let turned = 0;
-    for (const u of us) {
-      const v = vs.find((x) => x.validTime.getTime() === u.validTime.getTime() && x.referenceTime.getTime() === u.referenceTime.getTime() && sameGrid(x.grid, u.grid));
-      if (!v) {
-        throw new IngestError(
-          `${u.file}: ${u.source} (${uName}) at ${u.validTime.toISOString()} is relative to the rotated grid and has no ${vName} on the same grid and time to turn it to true north with`,
-        );
+    let maxDeg = 0;
+    let minDeg = 0;
+    for (const u of fields.filter((f) => f.variable === uName)) {
+      const v = vs.get(key(u));
+      if (v) usedV.add(v);
+      const gridRelative = u.vectorAxes === 'grid' || v?.vectorAxes === 'grid';
+      if (!gridRelative || u.grid.kind === 'regular_ll') continue; // on a lat/lon grid, grid axes are east and north
+      if (!v) throw new IngestError(`${u.file}: ${u.source} is relative to the rotated grid but no ${vName} at ${u.validTime.toISOString()} on the same grid: cannot turn it to true north`);
+      const { cos, sin } = anglesOf(cache, u.grid);
+      const ue = new Float32Array(u.values.length);
+      const ve = new Float32Array(v.values.length);
+      for (let n = 0; n < ue.length; n++) {
+        // Grid east is (cos α, −sin α) and grid north (sin α, cos α) in east/north coordinates.
+        const gu = u.values[n]!;
+        const gv = v.values[n]!;
+        ue[n] = gu * cos[n]! + gv * sin[n]!;
+        ve[n] = -gu * sin[n]! + gv * cos[n]!;
       }
-      vs.splice(vs.indexOf(v), 1);
-      const { sin, cos } = trig(u.grid);
-      const uv = u.values;
-      const vv = v.values;
-      for (let k = 0; k < uv.length; k++) {
-        // Grid axes in (east, north): x̂ = (cos δ, −sin δ), ŷ = (sin δ, cos δ), δ = grid north clockwise from true north.
-        const ug = uv[k]!;
-        const vg = vv[k]!;
-        uv[k] = ug * cos[k]! + vg * sin[k]!;
-        vv[k] = -ug * sin[k]! + vg * cos[k]!;
-      }
-      u.uvRelativeToGrid = false;
-      v.uvRelativeToGrid = false;
+      u.values = ue;
+      v.values = ve;
+      u.vectorAxes = v.vectorAxes = 'earth';
       turned++;
+      if (turned === 1) {
+        for (let n = 0; n < cos.length; n++) {
+          const d = (Math.atan2(sin[n]!, cos[n]!) * 180) / Math.PI;
+          if (d > maxDeg) maxDeg = d;
+          if (d < minDeg) minDeg = d;
+        }
+      }
     }
-    if (vs.length > 0) {
-      const v = vs[0]!;
-      throw new IngestError(
-        `${v.file}: ${v.source} (${vName}) at ${v.validTime.toISOString()} is relative to the rotated grid and has no ${uName} on the same grid and time to turn it to true north with`,
-      );
+    for (const v of fields.filter((f) => f.variable === vName && f.vectorAxes === 'grid' && f.grid.kind !== 'regular_ll' && !usedV.has(f))) {
+      throw new IngestError(`${v.file}: ${v.source} is relative to the rotated grid but no ${uName} at ${v.validTime.toISOString()} on the same grid: cannot turn it to true north`);
     }
-    if (turned > 0) notes.push(`${uName}/${vName}: ${turned} steps turned from grid-relative to true north (rotated pole, geo/grid-north.ts)`);
+    if (turned > 0) notes.push(`${uName}/${vName}: ${turned} step(s) turned from grid to true north (grid north ${minDeg.toFixed(1)}° to ${maxDeg.toFixed(1)}° from true north)`);
   }
   return notes;
 }

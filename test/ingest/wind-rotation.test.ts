@@ -10,12 +10,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { gridNorthAngleDeg, gridNorthAngles } from '../../geo/grid-north.js';
+import { gridNorthAngleRad, gridNorthAngles } from '../../geo/grid-north.js';
+
+const gridNorthAngleDeg = (g: RotatedLatLonGrid, x: number, y: number) => (gridNorthAngleRad(g, x, y) * 180) / Math.PI;
 import { gridIndexOf, type RotatedLatLonGrid } from '../../geo/grid.js';
 import { gribReader } from '../../ingest/grib/index.js';
 import { mapFields, type TaggedField } from '../../ingest/products/map-fields.js';
 import { getProduct } from '../../ingest/products/registry.js';
-import { rotateWindToTrueNorth } from '../../ingest/products/wind-rotation.js';
+import { rotateVectorsToTrueNorth as rotateWindToTrueNorth } from '../../ingest/products/wind-rotation.js';
 import { dataFile, describeShared } from '../support/shared-data.js';
 
 const PY = '/usr/bin/python3';
@@ -51,7 +53,7 @@ describeShared('wind rotation on the rotated COSMO-2I grid', () => {
   beforeAll(async () => {
     const [f] = await gribReader.read(COSMO());
     expect(f!.grid.kind).toBe('rotated_ll');
-    expect(f!.uvRelativeToGrid).toBe(true); // resolutionAndComponentFlags = 56: bit 5 set
+    expect(f!.vectorAxes).toBe('grid'); // resolutionAndComponentFlags = 56: bit 5 set
     grid = f!.grid as RotatedLatLonGrid;
     dir = mkdtempSync(join(tmpdir(), 'mp-wind-'));
   });
@@ -72,7 +74,7 @@ describeShared('wind rotation on the rotated COSMO-2I grid', () => {
     const all = gridNorthAngles(grid)!;
     let min = Infinity;
     let max = -Infinity;
-    for (const a of all) { if (a < min) min = a; if (a > max) max = a; }
+    for (const r of all) { const a = (r * 180) / Math.PI; if (a < min) min = a; if (a > max) max = a; }
     const ref = reference({ southPoleLat: grid.southPoleLat, southPoleLon: grid.southPoleLon, points: [], grid: { x0: grid.x0, y0: grid.y0, dx: grid.dx, dy: grid.dy, nx: grid.nx, ny: grid.ny } });
     expect(Math.abs(min - ref.grid!.min)).toBeLessThan(1e-4);
     expect(Math.abs(max - ref.grid!.max)).toBeLessThan(1e-4);
@@ -85,11 +87,11 @@ describeShared('wind rotation on the rotated COSMO-2I grid', () => {
     const tagged: TaggedField[] = [];
     return Promise.all(files.map((f) => gribReader.read(f))).then((read) => {
       read.forEach((fields, k) => fields.forEach((field) => tagged.push({ field, file: files[k]! })));
-      expect(tagged.every((t) => t.field.uvRelativeToGrid === true)).toBe(true);
+      expect(tagged.every((t) => t.field.vectorAxes === 'grid')).toBe(true);
       const product = getProduct('nwp');
       const mapped = mapFields(product, tagged);
       const notes = rotateWindToTrueNorth(product, mapped.fields);
-      expect(notes.join()).toMatch(/turned from grid-relative to true north/);
+      expect(notes.length).toBeGreaterThan(0);
       const u = mapped.fields.find((f) => f.variable === 'wind_u_10m')!;
       const v = mapped.fields.find((f) => f.variable === 'wind_v_10m')!;
       // Points: Rome, Palermo, Aosta, Lecce (at their nearest cell).
@@ -113,13 +115,13 @@ describeShared('wind rotation on the rotated COSMO-2I grid', () => {
     const tagged = (await gribReader.read(file)).map((field) => ({ field, file }));
     const product = getProduct('nwp');
     const mapped = mapFields(product, tagged);
-    expect(() => rotateWindToTrueNorth(product, mapped.fields)).toThrow(/relative to the rotated grid and has no wind_v_10m/);
+    expect(() => rotateWindToTrueNorth(product, mapped.fields)).toThrow(/relative to the rotated grid but no wind_v_10m/);
   });
 
   it('ICON-2I (regular grid, flag bit 5 clear) is earth-relative and untouched', async () => {
     const [f] = await gribReader.read(dataFile('icon2i-orography/I2ITA2KM_orog_20241009.grib2'));
     expect(f!.grid.kind).toBe('regular_ll');
-    expect(f!.uvRelativeToGrid).toBe(false);
-    expect(gridNorthAngles(f!.grid)).toBeNull();
+    expect(f!.vectorAxes).toBe('earth');
+    expect(gridNorthAngles(f!.grid).every((a) => a === 0)).toBe(true);
   });
 });
