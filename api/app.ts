@@ -9,7 +9,7 @@
  * between the services and the routes; the operator dashboard (api/admin)
  * only when MP_ADMIN_TOKEN and REDIS_URL are set.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TileStore } from '../tiles/reader.js';
 import errorsPlugin from './plugins/errors.js';
 import timingPlugin from './plugins/timing.js';
@@ -18,6 +18,8 @@ import weatherPlugin from './plugins/weather.js';
 import accessPlugin, { type AccessPluginOptions } from './access/plugin.js';
 import { registerQueueDashboard } from './admin/dashboard.js';
 import healthRoutes from './routes/health.js';
+import { redactingSerializers, redactKeys } from './logging/redact-keys.js';
+import { errorBody } from './plugins/errors.js';
 import weatherRoutes from './routes/weather.js';
 
 export interface AppOptions {
@@ -40,12 +42,25 @@ export interface AppOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** Logger options with the key-redacting serializers (api/logging/redact-keys.ts) unless the caller sets its own. */
+function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (logger === false || logger === undefined) return false;
+  const base = logger === true ? {} : logger;
+  return { ...base, serializers: { ...redactingSerializers, ...(base.serializers ?? {}) } };
+}
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    logger: withRedaction(opts.logger ?? false),
     trustProxy: opts.trustProxy ?? false,
     // verbose: validation errors carry the schema and value, for 400 messages that name bounds.
     ajv: { customOptions: { verbose: true } },
+    // Errors raised by the router before any route (FST_ERR_BAD_URL: bad percent-encoding) in the API's shape.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const status = typeof error.statusCode === 'number' && error.statusCode < 500 ? error.statusCode : 400;
+      const message = error.code === 'FST_ERR_BAD_URL' ? 'The request URL is not valid percent-encoding' : redactKeys(error.message);
+      void reply.code(status).type('application/json; charset=utf-8').send(errorBody('INVALID_PARAMETER', message));
+    },
   });
   await app.register(timingPlugin);
   await app.register(errorsPlugin);
