@@ -3,9 +3,15 @@
  * without Redis. The CLI writes it atomically (temporary file, fsync, rename,
  * mode 0600); the server re-reads it when it changes, checking at most once
  * per second, so `keys revoke` reaches a running server within a second.
+ *
+ * Every change is a read-modify-write under an exclusive lock on the file
+ * (proper-lockfile: a `keys.json.lock` directory, stale after 10 s), so
+ * parallel CLI processes and a running server never drop each other's keys
+ * or undo a revocation (issue 16).
  */
 import { open, readFile, rename, stat, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import lockfile from 'proper-lockfile';
 import type { KeyRecord, KeyStore, KeyUpdate } from './key-store.js';
 
 interface KeysFile {
@@ -36,21 +42,40 @@ export class FileKeyStore implements KeyStore {
   }
 
   async insert(record: KeyRecord): Promise<boolean> {
-    await this.reload();
-    if (this.records.has(record.prefix)) return false;
-    this.records.set(record.prefix, record);
-    await this.write();
-    return true;
+    return this.locked(async () => {
+      await this.reload();
+      if (this.records.has(record.prefix)) return false;
+      this.records.set(record.prefix, record);
+      await this.write();
+      return true;
+    });
   }
 
   async update(prefix: string, change: KeyUpdate): Promise<KeyRecord | null> {
-    await this.reload();
-    const current = this.records.get(prefix);
-    if (!current) return null;
-    const next = { ...current, ...change };
-    this.records.set(prefix, next);
-    await this.write();
-    return next;
+    return this.locked(async () => {
+      await this.reload();
+      const current = this.records.get(prefix);
+      if (!current) return null;
+      const next = { ...current, ...change };
+      this.records.set(prefix, next);
+      await this.write();
+      return next;
+    });
+  }
+
+  /** Runs a read-modify-write holding the file's lock (across processes). */
+  private async locked<T>(fn: () => Promise<T>): Promise<T> {
+    await mkdir(dirname(this.location), { recursive: true });
+    const release = await lockfile.lock(this.location, {
+      realpath: false, // the file may not exist yet
+      stale: 10_000,
+      retries: { retries: 200, minTimeout: 5, maxTimeout: 100, randomize: true },
+    });
+    try {
+      return await fn();
+    } finally {
+      await release();
+    }
   }
 
   async list(): Promise<KeyRecord[]> {
