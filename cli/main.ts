@@ -34,6 +34,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const mod = await cmd.load();
+  // `--help` anywhere after a command (`keys create --help`) is a request for its usage, exit 0.
+  if (rest.includes('--help') || rest.includes('-h')) return mod.run(['--help']);
   return mod.run(rest);
 }
 
