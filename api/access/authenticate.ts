@@ -5,6 +5,7 @@
  * origins (the Origin header, else the origin of the Referer).
  */
 import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
 import type { Endpoint } from './contract.js';
 import { hashMatches, prefixOf } from './key-format.js';
 import type { KeyRecord, KeyStore } from './key-store.js';
@@ -17,10 +18,16 @@ function first(v: unknown): string | undefined {
   return typeof s === 'string' && s.trim() !== '' ? s.trim() : undefined;
 }
 
-/** The key the request presents, or undefined; the query parameter wins over the header. */
+/**
+ * The key the request presents, or undefined; the query parameter wins over
+ * the header. A repeated key parameter is refused whatever the order of its
+ * values (one rule: 400 naming it, before any key is checked).
+ */
 export function presentedKey(request: FastifyRequest, endpoint: Endpoint): string | undefined {
   const query = request.query as Record<string, unknown> | undefined;
-  return first(query?.[KEY_PARAM[endpoint]]) ?? first(request.headers['x-api-key']);
+  const param = KEY_PARAM[endpoint];
+  if (Array.isArray(query?.[param])) throw new ApiError('INVALID_PARAMETER', `${param} given more than once: pass one key`);
+  return first(query?.[param]) ?? first(request.headers['x-api-key']);
 }
 
 export type Verification = { ok: true; record: KeyRecord } | { ok: false; reason: 'unknown' | 'revoked' };

@@ -10,7 +10,8 @@
  * - Other client errors raised by Fastify (malformed URL, body too large, ...):
  *   their 4xx status, code INVALID_PARAMETER (NOT_FOUND for 404).
  * - Anything else: logged with its stack, answered 500 INTERNAL with no detail.
- * - Unknown routes: 404 NOT_FOUND naming method and path.
+ * - Unknown routes: 404 NOT_FOUND naming method and path; HEAD on a GET
+ *   route that does not answer HEAD (weather.php): 405 METHOD_NOT_ALLOWED, Allow: GET.
  */
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -56,6 +57,10 @@ async function errorsPlugin(fastify: FastifyInstance): Promise<void> {
 
   fastify.setNotFoundHandler(function notFound(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split('?')[0] ?? request.url;
+    if (request.method === 'HEAD' && this.hasRoute({ method: 'GET', url: path })) {
+      reply.header('Allow', 'GET');
+      return send(reply, 405, 'METHOD_NOT_ALLOWED', `HEAD is not answered on ${path.slice(0, 200)} (it would compute and spend quota): use GET`);
+    }
     return send(reply, 404, 'NOT_FOUND', `No such endpoint: ${request.method} ${path.slice(0, 200)}`);
   });
 }

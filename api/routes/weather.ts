@@ -35,6 +35,8 @@ export default async function weatherRoutes(fastify: FastifyInstance): Promise<v
     {
       schema: { querystring: WeatherQuerySchema, response: weatherResponses },
       config: { endpoint: 'weather' },
+      // HEAD would compute the answer and spend quota for headers alone: refused (405, api/plugins/errors.ts).
+      exposeHeadRoute: false,
       preValidation: strictQuery({ numbers: WEATHER_NUMBER_PARAMS, timestamps: WEATHER_TIME_PARAMS }),
     },
     async function weather(this: FastifyInstance, request: FastifyRequest<{ Querystring: WeatherQuery }>, reply: FastifyReply): Promise<WeatherResponse> {
