@@ -20,6 +20,8 @@ import { registerQueueDashboard } from './admin/dashboard.js';
 import healthRoutes from './routes/health.js';
 import { redactingSerializers, redactKeys } from './logging/redact-keys.js';
 import { errorBody } from './plugins/errors.js';
+import { clientErrorHandler } from './server/client-errors.js';
+import { loadServerLimits } from './server/limits.js';
 import weatherRoutes from './routes/weather.js';
 
 export interface AppOptions {
@@ -50,7 +52,11 @@ function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOpt
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const limits = loadServerLimits(opts.env ?? process.env);
   const app = Fastify({
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    clientErrorHandler,
     logger: withRedaction(opts.logger ?? false),
     trustProxy: opts.trustProxy ?? false,
     // verbose: validation errors carry the schema and value, for 400 messages that name bounds.
@@ -62,6 +68,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       void reply.code(status).type('application/json; charset=utf-8').send(errorBody('INVALID_PARAMETER', message));
     },
   });
+  // Not Fastify options: set on the Node server (api/server/limits.ts says why these values).
+  const server = app.server as import('node:http').Server;
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.maxConnections = limits.maxConnections;
   await app.register(timingPlugin);
   await app.register(errorsPlugin);
   await app.register(tilesPlugin, { dataDir: opts.dataDir, ...(opts.tiles ? { tiles: opts.tiles } : {}) });
