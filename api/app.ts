@@ -7,9 +7,9 @@
  * handling, shared services (tiles, weather), then
  * routes. The access layer (api/access: keys, plans, quotas) registers
  * between the services and the routes; the operator dashboard (api/admin)
- * only when MP_ADMIN_TOKEN and REDIS_URL are set.
+ * only when METEOPUNTO_ADMIN_TOKEN and REDIS_URL are set.
  */
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TileStore } from '../tiles/reader.js';
 import errorsPlugin from './plugins/errors.js';
 import timingPlugin from './plugins/timing.js';
@@ -17,12 +17,16 @@ import tilesPlugin from './plugins/tiles.js';
 import weatherPlugin from './plugins/weather.js';
 import accessPlugin, { type AccessPluginOptions } from './access/plugin.js';
 import { registerQueueDashboard } from './admin/dashboard.js';
+import { registerMetrics } from './plugins/metrics.js';
+import { registerApiVersion } from './plugins/api-version.js';
 import healthRoutes from './routes/health.js';
-import { redactingSerializers, redactKeys } from './logging/redact-keys.js';
-import { errorBody } from './plugins/errors.js';
-import { clientErrorHandler } from './server/client-errors.js';
-import { loadServerLimits } from './server/limits.js';
 import weatherRoutes from './routes/weather.js';
+import widgetRoutes from './routes/widget.js';
+import { withRedaction } from './log-redaction.js';
+import { clientErrorHandler, frameworkErrors, requireHost } from './client-errors.js';
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js';
+import { processEnv } from '../config/process-env.js';
+import { setting } from '../config/environment.js';
 
 export interface AppOptions {
   /** Data directory (`$METEOPUNTO_DATA`), products under `<dataDir>/tiles/`. */
@@ -36,54 +40,51 @@ export interface AppOptions {
   /** Trust X-Forwarded-* from a proxy in front (see Fastify trustProxy). */
   trustProxy?: FastifyServerOptions['trustProxy'];
   /**
-   * Keys, plans and quotas (api/access). Default: built from process.env
+   * Keys, plans and quotas (api/access). Default: built from the process environment
    * (REDIS_URL → Redis; else the embedded keys file in dataDir and in-memory quotas).
    */
   access?: AccessPluginOptions;
-  /** Environment for the operator dashboard (MP_ADMIN_TOKEN, REDIS_URL); default process.env. */
+  /** Connection limits of the HTTP server (./server-limits.ts); default DEFAULT_SERVER_LIMITS. */
+  limits?: ServerLimits;
+  /** Environment for the operator dashboard (METEOPUNTO_ADMIN_TOKEN, REDIS_URL); default the process environment. */
   env?: NodeJS.ProcessEnv;
 }
 
-/** Logger options with the key-redacting serializers (api/logging/redact-keys.ts) unless the caller sets its own. */
-function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
-  if (logger === false || logger === undefined) return false;
-  const base = logger === true ? {} : logger;
-  return { ...base, serializers: { ...redactingSerializers, ...(base.serializers ?? {}) } };
-}
-
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
-  const limits = loadServerLimits(opts.env ?? process.env);
+  const limits = opts.limits ?? DEFAULT_SERVER_LIMITS;
   const app = Fastify({
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
-    clientErrorHandler,
+    // Keys are cut to their public prefix in every logged URL and error (./log-redaction.ts).
     logger: withRedaction(opts.logger ?? false),
     trustProxy: opts.trustProxy ?? false,
     // verbose: validation errors carry the schema and value, for 400 messages that name bounds.
     ajv: { customOptions: { verbose: true } },
-    // Errors raised by the router before any route (FST_ERR_BAD_URL: bad percent-encoding) in the API's shape.
-    frameworkErrors: (error, _request, reply: FastifyReply) => {
-      const status = typeof error.statusCode === 'number' && error.statusCode < 500 ? error.statusCode : 400;
-      const message = error.code === 'FST_ERR_BAD_URL' ? 'The request URL is not valid percent-encoding' : redactKeys(error.message);
-      void reply.code(status).type('application/json; charset=utf-8').send(errorBody('INVALID_PARAMETER', message));
-    },
+    // Errors before any route, in the API's shape (./client-errors.ts).
+    clientErrorHandler,
+    frameworkErrors,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // headersTimeout is checked every connectionsCheckingInterval (Node's default: 30 s).
+    http: { requireHostHeader: false, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) },
   });
-  // Not Fastify options: set on the Node server (api/server/limits.ts says why these values).
-  const server = app.server as import('node:http').Server;
-  server.headersTimeout = limits.headersTimeoutMs;
-  server.maxConnections = limits.maxConnections;
+  app.server.maxConnections = limits.maxConnections;
+  app.addHook('onRequest', requireHost);
+  registerApiVersion(app);
   await app.register(timingPlugin);
   await app.register(errorsPlugin);
   await app.register(tilesPlugin, { dataDir: opts.dataDir, ...(opts.tiles ? { tiles: opts.tiles } : {}) });
   await app.register(weatherPlugin, { dataDir: opts.dataDir, ...(opts.clock ? { clock: opts.clock } : {}) });
-  const env = opts.env ?? process.env;
+  const env = opts.env ?? processEnv();
   // The embedded key store lives in the served data directory unless the caller says otherwise.
   await app.register(accessPlugin, opts.access ?? { env: { ...env, METEOPUNTO_DATA: opts.dataDir } });
-  // Mounted only when an operator token is configured (README, "Queue dashboard").
-  if (env.MP_ADMIN_TOKEN && env.REDIS_URL) {
-    await registerQueueDashboard(app, { redisUrl: env.REDIS_URL, token: env.MP_ADMIN_TOKEN });
+  // Mounted only when an operator token is configured (docs/jobs.md, "Queue dashboard").
+  const adminToken = setting(env, 'METEOPUNTO_ADMIN_TOKEN');
+  const redisUrl = setting(env, 'REDIS_URL');
+  if (adminToken && redisUrl) {
+    await registerQueueDashboard(app, { redisUrl, token: adminToken });
   }
+  if (adminToken) await registerMetrics(app, { token: adminToken, dataDir: opts.dataDir });
   await app.register(healthRoutes, opts.clock ? { clock: opts.clock } : {});
   await app.register(weatherRoutes);
+  await app.register(widgetRoutes);
   return app;
 }

@@ -17,6 +17,9 @@ import type { FastifyInstance } from 'fastify';
 import { dataDir } from '../config/paths.js';
 import { TileStore } from '../tiles/reader.js';
 import { buildApp } from './app.js';
+import { processEnv } from '../config/process-env.js';
+import { setting, type Environment } from '../config/environment.js';
+import { serverLimits, trustProxy } from './server-limits.js';
 
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -37,9 +40,9 @@ export interface ServeOptions {
 }
 
 /** Parse argv and environment; throws a message naming the bad option. */
-export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ServeOptions | 'help' {
-  let port: string | undefined = env.PORT || undefined;
-  let host: string | undefined = env.HOST || undefined;
+export function parseServeArgs(argv: readonly string[], env: Environment = processEnv()): ServeOptions | 'help' {
+  let port: string | undefined = setting(env, 'PORT');
+  let host: string | undefined = setting(env, 'HOST');
   let portFrom = 'PORT';
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -59,8 +62,8 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     if (!(portNum >= 0 && portNum <= 65535)) throw new Error(`${portFrom} must be an integer 0..65535, got '${port}'`);
   }
   const opts: ServeOptions = { port: portNum, host: host ?? DEFAULT_HOST };
-  const cache = env.METEOPUNTO_TILE_CACHE_MB;
-  if (cache !== undefined && cache !== '') {
+  const cache = setting(env, 'METEOPUNTO_TILE_CACHE_MB');
+  if (cache !== undefined) {
     const mb = /^\d{1,6}$/.test(cache) ? Number(cache) : NaN;
     if (!(mb >= 16)) throw new Error(`METEOPUNTO_TILE_CACHE_MB must be an integer ≥ 16 (MiB), got '${cache}'`);
     opts.cacheBytes = mb * 1024 * 1024;
@@ -110,7 +113,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const root = dataDir();
   const tiles = new TileStore(root, opts.cacheBytes !== undefined ? { cacheBytes: opts.cacheBytes } : {});
-  const app = await buildApp({ dataDir: root, tiles, logger: { level: process.env.LOG_LEVEL || 'info' } });
+  const app = await buildApp({ dataDir: root, tiles, limits: serverLimits(), trustProxy: trustProxy(), logger: { level: setting(processEnv(), 'LOG_LEVEL') ?? 'info' } });
   const closed = closeOnSignal(app);
   try {
     await app.listen({ port: opts.port, host: opts.host });

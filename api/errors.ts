@@ -6,6 +6,7 @@
  */
 export type ApiErrorCode =
   | 'INVALID_PARAMETER' // 400
+  | 'BAD_REQUEST' // 400: not valid HTTP (malformed URL encoding, request line or header; no Host)
   | 'MISSING_KEY' // 401
   | 'INVALID_KEY' // 401
   | 'KEY_NOT_ALLOWED' // 403: widget key on weather.php, origin not allowed
@@ -15,11 +16,16 @@ export type ApiErrorCode =
   | 'QUOTA_EXCEEDED' // 429
   | 'TOO_MANY_REQUESTS' // 429: flood guard on refused requests
   | 'DATA_NOT_AVAILABLE' // 503: product not ingested yet
-  | 'SERVICE_UNAVAILABLE' // 503: quota store unreachable (see README)
+  | 'SERVICE_UNAVAILABLE' // 503: quota store unreachable (docs/access.md)
+  | 'REQUEST_TIMEOUT' // 408: request line and headers not received in time
+  | 'REQUEST_TOO_LARGE' // 431: request line and headers over Node's 16 KiB
   | 'INTERNAL'; // 500
 
 export const STATUS_OF: Record<ApiErrorCode, number> = {
   INVALID_PARAMETER: 400,
+  BAD_REQUEST: 400,
+  REQUEST_TIMEOUT: 408,
+  REQUEST_TOO_LARGE: 431,
   MISSING_KEY: 401,
   INVALID_KEY: 401,
   KEY_NOT_ALLOWED: 403,

@@ -11,6 +11,7 @@ import { PLANS, type Plan } from '../api/access/contract.js';
 import { generateKey } from '../api/access/key-format.js';
 import type { KeyRecord } from '../api/access/key-store.js';
 import { createAccessServices } from '../api/access/services.js';
+import { processEnv } from '../config/process-env.js';
 
 /** Quotas no benchmark run reaches (≈ 100k req/s for a minute; a day of it). */
 const BENCH_QUOTA_MINUTE = '100000000';
@@ -19,13 +20,13 @@ const BENCH_QUOTA_DAY = '10000000000';
 /**
  * The access environment of the bench server: embedded mode (no REDIS_URL,
  * so quotas in the server's memory, as a single-process deployment), keys in
- * `dataDir`, quotas raised (MP_QUOTA_<PLAN>_DAY / _MINUTE, api/access/config.ts).
+ * `dataDir`, quotas raised (METEOPUNTO_QUOTA_<PLAN>_DAY / _MINUTE, api/access/config.ts).
  */
 export function benchAccessEnv(dataDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { METEOPUNTO_DATA: dataDir };
   for (const plan of PLANS) {
-    env[`MP_QUOTA_${plan.toUpperCase()}_MINUTE`] = BENCH_QUOTA_MINUTE;
-    env[`MP_QUOTA_${plan.toUpperCase()}_DAY`] = BENCH_QUOTA_DAY;
+    env[`METEOPUNTO_QUOTA_${plan.toUpperCase()}_MINUTE`] = BENCH_QUOTA_MINUTE;
+    env[`METEOPUNTO_QUOTA_${plan.toUpperCase()}_DAY`] = BENCH_QUOTA_DAY;
   }
   return env;
 }
@@ -35,7 +36,7 @@ export function benchAccessEnv(dataDir: string): NodeJS.ProcessEnv {
  * default business (Free + Developer fields, what a paying client gets)
  * then free (the Free fields alone, issue 2's field set).
  */
-export function benchPlans(env: NodeJS.ProcessEnv = process.env): Plan[] {
+export function benchPlans(env: NodeJS.ProcessEnv = processEnv()): Plan[] {
   const raw = env.BENCH_PLANS ?? 'business,free';
   const plans = raw.split(',').map((p) => p.trim().toLowerCase()).filter((p) => p !== '');
   for (const p of plans) if (!(PLANS as readonly string[]).includes(p)) throw new Error(`BENCH_PLANS=${raw}: '${p}' is not one of ${PLANS.join(', ')}`);

@@ -1,6 +1,7 @@
 /**
  * HTTP half of `npm run bench`: requests per second of weather.php against a
- * bare Fastify JSON route. Each server runs in its own child process, forked
+ * bare Fastify JSON route, and of widget.php against weather.php (same
+ * server, key and points). Each server runs in its own child process, forked
  * from this file the same way (same Node flags, logger off, listening on
  * 127.0.0.1:0); the parent loads it over loopback with keep-alive
  * connections, each running requests back to back (autocannon-style closed
@@ -18,6 +19,8 @@ const ALL_GROUPS = new Set(FIELD_GROUPS);
 import type { PointQuery } from '../api/weather/service.js';
 import { TileStore } from '../tiles/reader.js';
 import { benchAccessEnv } from './api-key.js';
+import { processEnv } from '../config/process-env.js';
+import { setting } from '../config/environment.js';
 
 /** Chunk cache for the benchmark: holds the whole national nwp store (~0.6 GB decoded, 22 variables) and the DEM. */
 export const BENCH_CACHE_BYTES = 1024 * 1024 * 1024;
@@ -32,7 +35,10 @@ export interface HttpBenchOptions {
   keys: Array<{ plan: Plan; apiKey: string }>;
 }
 
-export type WeatherResult = LoadResult & { plan: Plan; elapsedMedianMs: number };
+export type WeatherResult = LoadResult & { plan: Plan; elapsedMedianMs: number; widget: LoadResult };
+
+/** widget.php as the benchmark loads it: the default mode (js) and variant, a place name; the point and key as weather.php's. */
+export const WIDGET_BENCH_QUERY = 'name=Firenze';
 
 export interface LoadResult {
   rps: number;
@@ -87,7 +93,8 @@ async function serveChild(kind: ServerKind, dataDir: string): Promise<void> {
 
 function startChild(kind: ServerKind, dataDir: string, points: PointQuery[]): Promise<{ child: ChildProcess; base: string }> {
   // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of each server (open it in Chrome DevTools).
-  const prof = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const profileDir = setting(processEnv(), 'BENCH_PROFILE_DIR');
+  const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const child = fork(fileURLToPath(import.meta.url), ['--bench-server', kind, dataDir], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     execArgv: [...process.execArgv, ...prof],
@@ -191,10 +198,10 @@ export async function load(
 
 /** Load one server with one key: warm-up, then the measured window with the server's CPU time around it. */
 async function measureWith(
-  kind: ServerKind, child: ChildProcess, base: string, opts: HttpBenchOptions, apiKey: string, onBody?: (body: string) => void,
+  kind: ServerKind, child: ChildProcess, base: string, opts: HttpBenchOptions, apiKey: string, onBody?: (body: string) => void, widget = false,
 ): Promise<LoadResult> {
-  const path = kind === 'bare' ? '/bare' : '/api/v1/weather.php';
-  const paths = opts.points.map((p) => `${path}?${queryOf(p)}`);
+  const path = kind === 'bare' ? '/bare' : widget ? '/api/v1/widget.php' : '/api/v1/weather.php';
+  const paths = opts.points.map((p) => `${path}?${queryOf(p)}${widget ? `&${WIDGET_BENCH_QUERY}` : ''}`);
   await load(base, paths, apiKey, opts.connections, WARMUP_MS);
   const cpu0 = await childCpuUs(child);
   const r = await load(base, paths, apiKey, opts.connections, opts.seconds * 1000, onBody);
@@ -233,7 +240,9 @@ export async function runHttpBench(opts: HttpBenchOptions): Promise<{ bare: Load
         if (typeof e === 'number') elapsed.push(e);
       });
       elapsed.sort((a, b) => a - b);
-      out.push({ ...r, plan, elapsedMedianMs: elapsed[Math.floor(elapsed.length / 2)] ?? NaN });
+      // widget.php on the same server, same key and points, right after: the box of the base fields, rendered.
+      const widget = await measureWith('weather', child, base, opts, apiKey, undefined, true);
+      out.push({ ...r, plan, elapsedMedianMs: elapsed[Math.floor(elapsed.length / 2)] ?? NaN, widget });
     }
     return out;
   });

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the speed figures of the README, from one run.
+ * `npm run bench`: the speed figures of docs/benchmarks.md, from one run.
  *
  * 1. Builds a temporary data dir with a realistic nwp store through the real
  *    writer: all of Italy at 0.025° × 0.02° (≈ 2.2 km, 484 × 530 cells), 50
@@ -17,6 +17,9 @@
  *    with its access layer: a key created in the embedded key store
  *    (bench/api-key.ts), sent in X-API-Key to both servers. Also printed:
  *    each server's CPU time per request (where the difference comes from).
+ * 5. widget.php (mode=js, card) on the weather.php server with the same key
+ *    and points, right after weather.php: requests/s and the ratio to
+ *    weather.php. Target: ratio ≥ 0.8.
  *
  * Options (env): BENCH_SECONDS (HTTP measuring time per server, default 8),
  * BENCH_CONNECTIONS (default 32), BENCH_PLANS (plans of the keys weather.php
@@ -35,8 +38,10 @@ import { writeProductVersion } from '../tiles/writer.js';
 import type { VariableInput } from '../tiles/types.js';
 import { WeatherService, type PointQuery } from '../api/weather/service.js';
 import { PublishedProducts } from '../api/router/published.js';
-import { runHttpBench, runRandomPointsBench, BENCH_CACHE_BYTES } from './http.js';
+import { runHttpBench, runRandomPointsBench, BENCH_CACHE_BYTES, WIDGET_BENCH_QUERY } from './http.js';
 import { benchPlans, createBenchKey } from './api-key.js';
+import { processEnv } from '../config/process-env.js';
+import { integerSetting } from '../config/environment.js';
 
 const GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 484, ny: 530, x0: 6.5, y0: 36.5, dx: 0.025, dy: 0.02 };
 const DEM_GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 1210, ny: 1060, x0: 6.5, y0: 36.5, dx: 0.01, dy: 0.01 };
@@ -257,8 +262,8 @@ async function main(): Promise<void> {
     const free = await freeFieldLookup(root);
     console.log(`free-field point lookup (warm, assembly included): median ${free.medianUs.toFixed(2)} µs, p99 ${free.p99Us.toFixed(2)} µs over ${free.n} lookups (target: median < 20 µs)`);
 
-    const seconds = Number(process.env.BENCH_SECONDS) || 8;
-    const connections = Number(process.env.BENCH_CONNECTIONS) || 32;
+    const seconds = integerSetting(processEnv(), 'BENCH_SECONDS', 8);
+    const connections = integerSetting(processEnv(), 'BENCH_CONNECTIONS', 32);
     // weather.php is called as a client calls it: a real key in X-API-Key (the bare route gets the same header).
     const keys = [];
     for (const plan of benchPlans()) keys.push({ plan, apiKey: await createBenchKey(root, plan) });
@@ -270,7 +275,12 @@ async function main(): Promise<void> {
       console.log(`  weather.php, ${`${w.plan} key:`.padEnd(13)} ${w.rps.toFixed(0)} req/s (${w.cpuUsPerRequest?.toFixed(1)} µs; ${what}; latency median ${w.medianMs.toFixed(2)} ms, ` +
         `p99 ${w.p99Ms.toFixed(2)} ms; elapsed_ms median ${w.elapsedMedianMs.toFixed(3)})`);
     }
+    for (const w of http.weather) {
+      console.log(`  widget.php,  ${`${w.plan} key:`.padEnd(13)} ${w.widget.rps.toFixed(0)} req/s (${w.widget.cpuUsPerRequest?.toFixed(1)} µs; mode=js card, ${WIDGET_BENCH_QUERY}; ` +
+        `latency median ${w.widget.medianMs.toFixed(2)} ms, p99 ${w.widget.p99Ms.toFixed(2)} ms)`);
+    }
     for (const w of http.weather) console.log(`  ratio weather.php (${w.plan} key) / bare: ${(w.rps / http.bare.rps).toFixed(2)} (target ≥ 0.5)`);
+    for (const w of http.weather) console.log(`  ratio widget.php / weather.php (${w.plan} key): ${(w.widget.rps / w.rps).toFixed(2)} (target ≥ 0.8)`);
     const first = keys[0]!;
     const rnd = await runRandomPointsBench({ dataDir: root, seconds, connections, points: benchPoints(100_000), apiKey: first.apiKey });
     console.log(`  weather.php, ${first.plan} key, random points across Italy (100,000 before repeating), default cache, nothing pre-loaded: ` +

@@ -4,6 +4,9 @@
  * beside the module it drives and is loaded only when called, so `serve`
  * never loads BullMQ and `tiles point` never loads Fastify.
  */
+import { checkEnvironment, ConfigError } from '../config/environment.js';
+import { processEnv } from '../config/process-env.js';
+
 type CommandModule = { run(argv: string[]): Promise<number> };
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
@@ -11,7 +14,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
   serve: { summary: 'serve the API: serve [--port <n>] [--host <h>]', load: () => import('../api/cli.js') },
   ingest: { summary: 'ingest files inline: ingest <product> <file>...', load: () => import('../ingest/cli.js') },
   demo: { summary: 'build the labelled sample dataset through the real ingest path', load: () => import('../ingest/sample/cli.js') },
-  tiles: { summary: 'inspect tiles: tiles point|info <product> ...', load: () => import('../tiles/cli.js') },
+  tiles: { summary: 'inspect tiles: tiles point|info|ls|verify|gc|render ...', load: () => import('../tiles/cli.js') },
   keys: { summary: 'manage API keys: keys create|list|show|revoke|set-plan', load: () => import('../api/access/cli.js') },
   worker: { summary: 'run BullMQ ingest workers (needs REDIS_URL)', load: () => import('../jobs/cli-worker.js') },
   jobs: { summary: 'operate the ingest queue: jobs enqueue|status|retry|schedules', load: () => import('../jobs/cli.js') },
@@ -19,7 +22,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`);
-  return `usage: meteopunto <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nenvironment: METEOPUNTO_DATA (data directory, default ./data), REDIS_URL, PORT, ... (see README)`;
+  return `usage: meteopunto <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nenvironment: METEOPUNTO_DATA (data directory, default ./data), REDIS_URL, PORT, ... (docs/configuration.md)`;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -33,9 +36,15 @@ async function main(argv: string[]): Promise<number> {
     console.error(`meteopunto: unknown command '${name}'\n\n${usage()}`);
     return 2;
   }
+  // Every environment variable is checked once, here, before any command runs.
+  try {
+    for (const notice of checkEnvironment(processEnv()).notices) console.error(`meteopunto: warning: ${notice}`);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`meteopunto: ${err.message}`);
+    return 2;
+  }
   const mod = await cmd.load();
-  // `--help` anywhere after a command (`keys create --help`) is a request for its usage, exit 0.
-  if (rest.includes('--help') || rest.includes('-h')) return mod.run(['--help']);
   return mod.run(rest);
 }
 

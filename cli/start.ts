@@ -11,6 +11,8 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir, tilesDir } from '../config/paths.js';
+import { processEnv } from '../config/process-env.js';
+import { setting } from '../config/environment.js';
 
 const DEMO_KEY_NAME = 'demo key (npm start)';
 const DEMO_KEY_PLAN = 'business';
@@ -79,7 +81,7 @@ async function printDemoKey(): Promise<void> {
         const ok = await services.keys.insert({ prefix: k.prefix, hash: k.hash, plan: DEMO_KEY_PLAN, kind: 'api', name: DEMO_KEY_NAME, created: new Date().toISOString() });
         if (!ok) continue;
         console.log(`demo API key (${DEMO_KEY_PLAN} plan, shown once, stored hashed): ${k.key}`);
-        console.log(`try: curl 'http://127.0.0.1:${process.env.PORT || 8080}/api/v1/weather.php?lat=41.9&lon=12.5' -H 'X-API-Key: ${k.key}'`);
+        console.log(`try: curl 'http://127.0.0.1:${setting(processEnv(), 'PORT') ?? 8080}/api/v1/weather.php?lat=41.9&lon=12.5' -H 'X-API-Key: ${k.key}'`);
         return;
       }
     } finally {

@@ -1,8 +1,10 @@
 /** Where Meteopunto keeps its data: `$METEOPUNTO_DATA`, default `./data`. */
 import { resolve, join } from 'node:path';
+import { processEnv } from './process-env.js';
+import { setting, type Environment } from './environment.js';
 
-export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.METEOPUNTO_DATA && env.METEOPUNTO_DATA.length > 0 ? env.METEOPUNTO_DATA : 'data');
+export function dataDir(env: Environment = processEnv()): string {
+  return resolve(setting(env, 'METEOPUNTO_DATA') ?? 'data');
 }
 
 export function tilesDir(root: string): string {

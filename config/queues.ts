@@ -2,6 +2,8 @@
  * BullMQ queue names, job names and key prefix, shared by the workers (jobs/)
  * and the operator dashboard (api/admin/), which may not import jobs/.
  */
+import { processEnv } from './process-env.js';
+import { setting, type Environment } from './environment.js';
 
 /** Heavy work: fetch a product's source files, read, derive, write, publish. */
 export const INGEST_QUEUE = 'ingest' as const;
@@ -21,10 +23,9 @@ export type IngestJobName = (typeof JOB_NAMES)[typeof INGEST_QUEUE];
 export type TickJobName = (typeof JOB_NAMES)[typeof SCHEDULE_QUEUE];
 
 /**
- * Redis key prefix of every queue (`<prefix>:<queue>:...`), `MP_QUEUE_PREFIX`,
+ * Redis key prefix of every queue (`<prefix>:<queue>:...`), `METEOPUNTO_QUEUE_PREFIX`,
  * default `meteopunto`. Deployments sharing one Redis use distinct prefixes.
  */
-export function queuePrefix(env: NodeJS.ProcessEnv = process.env): string {
-  const p = env.MP_QUEUE_PREFIX;
-  return p && p.length > 0 ? p : 'meteopunto';
+export function queuePrefix(env: Environment = processEnv()): string {
+  return setting(env, 'METEOPUNTO_QUEUE_PREFIX') ?? 'meteopunto';
 }

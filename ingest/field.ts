@@ -27,6 +27,13 @@ export interface SourceField {
   stepType: StepType;
   intervalStart?: Date;
   grid: GridDef;
+  /**
+   * For vector components (u, v): resolved along the grid's axes or towards
+   * east/north. GRIB `resolutionAndComponentFlags` bit 5 (ecCodes
+   * `uvRelativeToGrid`); CF `x_wind`/`y_wind` vs `eastward_wind`/`northward_wind`.
+   * Undefined when the source does not say.
+   */
+  vectorAxes?: 'grid' | 'earth';
   /** Row-major [y][x] on the normalised grid; NaN where the source marks a value missing (bitmap, _FillValue). */
   values: Float32Array;
 }

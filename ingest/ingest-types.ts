@@ -1,4 +1,5 @@
 /** Contract of an ingest run, shared by the CLI (`meteopunto ingest`) and the BullMQ processor (jobs/). */
+import type { Domain } from '../config/domain.js';
 
 export interface IngestProgress {
   /** 'read' | 'derive' | 'write' | 'publish' */
@@ -18,6 +19,8 @@ export interface IngestRequest {
   onProgress?: (p: IngestProgress) => void;
   /** Aborts between stages; a half-written version is never published. */
   signal?: AbortSignal;
+  /** Crop domain; default METEOPUNTO_DOMAIN (config/domain.ts). */
+  domain?: Domain;
   /** Extra provenance for the manifest (model, run). */
   source?: { model?: string; run?: string; sample?: boolean; note?: string };
 }

@@ -18,6 +18,19 @@ import { getProduct } from './products/registry.js';
 import { readFile } from './readers.js';
 import { applyMasks } from './masks.js';
 import { carryOverEarlierSteps } from './carry-over.js';
+import { rotateVectorsToTrueNorth } from './products/wind-rotation.js';
+import { ingestDomain, type Domain } from './products/domain.js';
+import { DomainConfigError } from '../config/domain.js';
+
+/** METEOPUNTO_DOMAIN, a malformed value reported as an IngestError (nothing published). */
+function domainOrError(): Domain {
+  try {
+    return ingestDomain();
+  } catch (e) {
+    if (e instanceof DomainConfigError) throw new IngestError(e.message);
+    throw e;
+  }
+}
 
 /** IngestResult plus what the run left out and why (printed by the CLI, logged by jobs). */
 export interface IngestReport extends IngestResult {
@@ -34,12 +47,13 @@ export interface IngestReport extends IngestResult {
 }
 
 /** Fractions of the whole run at which each stage starts (reading dominates). */
-// Shares of a run on the sample grid: reading, the precomputed indices, writing (README, "Sample data").
+// Shares of a run on the sample grid: reading, the precomputed indices, writing (docs/operations.md, "Sample data").
 const STAGE_START = { read: 0, derive: 0.35, write: 0.65, publish: 1 } as const;
 
 export async function runIngest(req: IngestRequest): Promise<IngestReport> {
   const product = getProduct(req.product);
   if (req.files.length === 0) throw new IngestError(`product ${product.name}: no input files given`);
+  const domain = req.domain ?? domainOrError();
   const progress = (stage: keyof typeof STAGE_START, fraction: number, message?: string) =>
     req.onProgress?.({ stage, fraction, ...(message ? { message } : {}) } satisfies IngestProgress);
 
@@ -64,7 +78,9 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
       `${req.files.join(', ')}: no variable product ${product.name} knows; found ${seen}` + (why.length ? ` (${why.join('; ')})` : ''),
     );
   }
-  const selection = selectGrid(mapped.fields);
+  // Before any cropping or regridding: the angles belong to the source grid.
+  mapped.notes.push(...rotateVectorsToTrueNorth(product, mapped.fields));
+  const selection = selectGrid(mapped.fields, domain);
   const stack = assembleStack(product, selection.grid, selection.fields);
   const notes = [...mapped.notes, ...product.complete(stack)];
   product.validate(stack, req.files);

@@ -15,13 +15,15 @@ import { loadJobsConfig } from './config.js';
 import { checkRedis, requireRedisUrl } from './connection.js';
 import { SHUTDOWN_REASON } from './job-types.js';
 import { startWorkers } from './worker.js';
+import { processEnv } from '../config/process-env.js';
+import { setting } from '../config/environment.js';
 
 const USAGE = `usage: meteopunto worker [--concurrency <n>] [--name <label>]
 
 Runs BullMQ ingest workers and the product schedules. Needs REDIS_URL.
-  --concurrency <n>  ingest jobs run at once by this process (default 1, env MP_WORKER_CONCURRENCY)
+  --concurrency <n>  ingest jobs run at once by this process (default 1, env METEOPUNTO_WORKER_CONCURRENCY)
   --name <label>     worker name shown in the dashboard (default <host>:<pid>)
-Configuration: $METEOPUNTO_DATA/jobs.json or METEOPUNTO_JOBS_CONFIG (see README).`;
+Configuration: $METEOPUNTO_DATA/jobs.json or METEOPUNTO_JOBS_CONFIG (docs/jobs.md).`;
 
 export async function run(argv: string[]): Promise<number> {
   let values: { concurrency?: string; name?: string; help?: boolean };
@@ -39,7 +41,7 @@ export async function run(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const rawConcurrency = values.concurrency ?? process.env.MP_WORKER_CONCURRENCY ?? '1';
+  const rawConcurrency = values.concurrency ?? setting(processEnv(), 'METEOPUNTO_WORKER_CONCURRENCY') ?? '1';
   const concurrency = Number(rawConcurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
     console.error(`meteopunto worker: --concurrency must be an integer 1..64, got '${rawConcurrency}'`);

@@ -33,6 +33,11 @@ export async function run(argv: string[]): Promise<number> {
     return sub ? 0 : 2;
   }
   const cmd = SUBCOMMANDS[sub];
+  // `<command> --help`: the usage lists every command's options.
+  if (Object.hasOwn(SUBCOMMANDS, sub) && (rest.includes('--help') || rest.includes('-h'))) {
+    console.log(USAGE);
+    return 0;
+  }
   if (!cmd) {
     console.error(`meteopunto jobs: unknown command '${sub}'\n\n${USAGE}`);
     return 2;

@@ -59,12 +59,28 @@ export const InboxSourceSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const AdsSourceSchema = Type.Object(
+  {
+    kind: Type.Literal('ads'),
+    api: Type.String({ minLength: 1, description: 'API root, e.g. https://ads.atmosphere.copernicus.eu/api' }),
+    dataset: Type.String({ minLength: 1, description: 'ADS dataset, e.g. cams-europe-air-quality-forecasts' }),
+    request: Type.Record(Type.String(), Type.Unknown(), { description: 'the dataset request; strings may use the run placeholders of URL templates ({yyyy}, {mm}, {dd}, ...)' }),
+    keyEnv: Type.String({ pattern: '^[A-Z_][A-Z0-9_]*$', description: 'environment variable holding the personal API key (never the key itself)' }),
+    fileName: Type.Optional(Type.String({ minLength: 1, description: 'local file name template, default "{product}-{yyyymmddHH}.nc"' })),
+    pollSeconds: Type.Optional(Seconds('how often the ADS job status is asked', 0.01)),
+    maxWaitSeconds: Type.Optional(Seconds('longest wait for the ADS job, then retry later')),
+    maxBytes: Type.Optional(Type.Integer({ minimum: 1 })),
+    timeouts: Type.Optional(TimeoutsSchema),
+  },
+  { additionalProperties: false },
+);
+
 export const ProductJobsSchema = Type.Object(
   {
     schedule: Type.Optional(ScheduleSchema),
     run: Type.Optional(RunSchema),
     model: Type.Optional(Type.String({ description: 'provenance written into the manifest' })),
-    source: Type.Union([HttpSourceSchema, InboxSourceSchema]),
+    source: Type.Union([HttpSourceSchema, InboxSourceSchema, AdsSourceSchema]),
   },
   { additionalProperties: false },
 );
@@ -102,5 +118,6 @@ export type ScheduleConfig = Static<typeof ScheduleSchema>;
 export type RunConfig = Static<typeof RunSchema>;
 export type HttpSourceConfig = Static<typeof HttpSourceSchema>;
 export type InboxSourceConfig = Static<typeof InboxSourceSchema>;
+export type AdsSourceConfig = Static<typeof AdsSourceSchema>;
 export type ProductJobsConfig = Static<typeof ProductJobsSchema>;
 export type JobsConfigFile = Static<typeof JobsConfigSchema>;

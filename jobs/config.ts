@@ -11,6 +11,7 @@ import { Value } from '@sinclair/typebox/value';
 import { JobsConfigSchema, type JobsConfigFile, type ProductJobsConfig, type RunConfig } from './config-schema.js';
 import { checkTemplate, usesStep } from './sources/url-template.js';
 import { parseSteps } from './sources/steps.js';
+import { processEnv } from '../config/process-env.js';
 
 export interface WorkerTuning {
   /** Job lock; a worker renews it every lockMs/2 while the job runs. A killed worker's job is recovered after at most lockMs + stalledIntervalMs. */
@@ -50,12 +51,12 @@ export class JobsConfigError extends Error {
   }
 }
 
-export function configPath(root: string, env: NodeJS.ProcessEnv = process.env): { path: string; explicit: boolean } {
+export function configPath(root: string, env: NodeJS.ProcessEnv = processEnv()): { path: string; explicit: boolean } {
   const p = env.METEOPUNTO_JOBS_CONFIG;
   return p && p.length > 0 ? { path: p, explicit: true } : { path: join(root, 'jobs.json'), explicit: false };
 }
 
-export async function loadJobsConfig(root: string, env: NodeJS.ProcessEnv = process.env): Promise<JobsConfig> {
+export async function loadJobsConfig(root: string, env: NodeJS.ProcessEnv = processEnv()): Promise<JobsConfig> {
   const { path, explicit } = configPath(root, env);
   let text: string;
   try {
@@ -90,6 +91,17 @@ function checkProduct(where: string, name: string, p: ProductJobsConfig): void {
   if (p.schedule) {
     const kinds = [p.schedule.cron, p.schedule.everySeconds].filter((v) => v !== undefined).length;
     if (kinds !== 1) throw new JobsConfigError(`${at}/schedule: give exactly one of cron, everySeconds`);
+  }
+  if (p.source.kind === 'ads') {
+    const ads = p.source;
+    const strings = (v: unknown): string[] =>
+      typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(strings) : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : [];
+    try {
+      for (const s of [...strings(ads.request), ads.fileName ?? '']) checkTemplate(s);
+    } catch (err) {
+      throw new JobsConfigError(`${at}/source: ${(err as Error).message}`);
+    }
+    return;
   }
   if (p.source.kind !== 'http') return;
   const src = p.source;

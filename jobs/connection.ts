@@ -4,6 +4,7 @@
  * not a silent hang in a command's offline queue.
  */
 import { Redis } from 'ioredis';
+import { processEnv } from '../config/process-env.js';
 
 export class RedisConfigError extends Error {
   constructor(message: string) {
@@ -12,7 +13,7 @@ export class RedisConfigError extends Error {
   }
 }
 
-export function requireRedisUrl(env: NodeJS.ProcessEnv = process.env): string {
+export function requireRedisUrl(env: NodeJS.ProcessEnv = processEnv()): string {
   const url = env.REDIS_URL;
   if (!url || url.length === 0) {
     throw new RedisConfigError(

@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute, resolve } from 'node:path';
-import type { ProductJobsConfig } from './config-schema.js';
+import type { AdsSourceConfig, ProductJobsConfig } from './config-schema.js';
 import { DEFAULT_RUN } from './config.js';
-import type { HttpFileSpec, IngestJobData } from './job-types.js';
+import type { AdsSourceSpec, HttpFileSpec, IngestJobData } from './job-types.js';
 import { latestRun, runKey } from './run-time.js';
 import { parseSteps } from './sources/steps.js';
 import { fillTemplate, usesStep } from './sources/url-template.js';
@@ -76,6 +76,7 @@ export function configuredIngestJob(
     return { id: ingestJobId(product, `inbox-${stampKey(opts.run ?? opts.now)}`), data };
   }
   const run = opts.run ?? runForTick(cfg, opts.now);
+  if (cfg.source.kind === 'ads') return { id: ingestJobId(product, runKey(run)), data: { ...base, run: run.toISOString(), source: adsSpec(product, cfg.source, run) } };
   const src = cfg.source;
   const t = src.timeouts ?? {};
   const data: IngestJobData = {
@@ -122,4 +123,36 @@ export async function localIngestJob(product: string, paths: string[], opts: { r
   };
   const key = opts.run ? `${runKey(opts.run)}-files-${hash.digest('hex').slice(0, 10)}` : `files-${hash.digest('hex').slice(0, 12)}`;
   return { id: ingestJobId(product, key), data };
+}
+
+/** Fill the run placeholders in every string of an ADS request (arrays and nested objects too). */
+function fillRequest(v: unknown, run: Date, product: string): unknown {
+  if (typeof v === 'string') return fillTemplate(v, { run, product });
+  if (Array.isArray(v)) return v.map((x) => fillRequest(x, run, product));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fillRequest(x, run, product)]));
+  return v;
+}
+
+/** The ADS job spec of one run: the request filled in; the key stays a variable name, read by the worker. */
+export function adsSpec(product: string, src: AdsSourceConfig, run: Date): AdsSourceSpec {
+  const t = src.timeouts ?? {};
+  return {
+    kind: 'ads',
+    api: src.api,
+    dataset: src.dataset,
+    request: fillRequest(src.request, run, product) as Record<string, unknown>,
+    keyEnv: src.keyEnv,
+    fileName: fillTemplate(src.fileName ?? '{product}-{yyyymmddHH}.nc', { run, product }),
+    pollMs: Math.round((src.pollSeconds ?? 30) * 1000),
+    maxWaitMs: Math.round((src.maxWaitSeconds ?? 3 * 3600) * 1000),
+    options: {
+      maxBytes: src.maxBytes ?? 1024 * MB,
+      headersMs: Math.round((t.headersSeconds ?? 60) * 1000),
+      idleMs: Math.round((t.idleSeconds ?? 120) * 1000),
+      totalMs: Math.round((t.totalSeconds ?? 3600) * 1000),
+      parallel: 1,
+      notFound: 'fail',
+      checksumAlgorithm: 'sha256',
+    },
+  };
 }

@@ -31,8 +31,24 @@ export interface HttpFetchOptions {
   checksumAlgorithm: ChecksumAlgorithm;
 }
 
+/** An Atmosphere Data Store retrieval (jobs/sources/ads.ts); the key itself is read from `keyEnv` by the worker. */
+export interface AdsSourceSpec {
+  kind: 'ads';
+  api: string;
+  dataset: string;
+  /** The request with the run filled in. */
+  request: Record<string, unknown>;
+  /** Environment variable holding the personal API key. */
+  keyEnv: string;
+  fileName: string;
+  pollMs: number;
+  maxWaitMs: number;
+  options: HttpFetchOptions;
+}
+
 export type SourceSpec =
   | { kind: 'http'; files: HttpFileSpec[]; options: HttpFetchOptions }
+  | AdsSourceSpec
   /** Absolute inbox directory; files are claimed when the job runs. */
   | { kind: 'inbox'; dir: string; settleMs: number }
   /** Files already on this machine (operator `jobs enqueue --file`). */

@@ -48,6 +48,7 @@ export async function syncSchedules(queue: ScheduleQueue, config: JobsConfig): P
 function describeSource(config: JobsConfig, product: string): string | undefined {
   const src = config.products[product]?.source;
   if (!src) return undefined;
+  if (src.kind === 'ads') return `ads ${src.dataset}`;
   return src.kind === 'inbox' ? `inbox ${src.dir}` : `http ${src.urls.length} template(s)`;
 }
 

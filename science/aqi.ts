@@ -3,8 +3,11 @@
  * concentration bands, continuous as Open-Meteo computes them, and the overall
  * index = the highest sub-index (the worst pollutant decides).
  *
- * Bands: EEA revision of 2024 (ETC HE Report 2024/17), hourly concentrations
- * for all five pollutants. The pre-2024 bands (PM as 24 h running means) are
+ * Bands: EEA revision of 2024 (ETC HE Report 2024/17, "Revision of the
+ * European Air Quality Index"; EEA European Air Quality Index, "About the
+ * index", airindex.eea.europa.eu, in force since 2024), hourly concentrations
+ * for all five pollutants. Level names: the EEA index's own (Good … Extremely
+ * poor) and those of its Italian version (Buona … Estremamente scadente). The pre-2024 bands (PM as 24 h running means) are
  * kept for comparison with older products.
  */
 

@@ -2,7 +2,7 @@
  * Frost risk for a night or an hour, from the screen (2 m) temperature or its
  * forecast minimum, humidity, cloud and wind.
  *
- * Method (documented in the README):
+ * Method (documented in docs/science.md):
  *  1. Air frost: screen temperature ≤ 0 °C — the FAO definition of a frost
  *     event (Snyder & de Melo-Abreu 2005, FAO Environment and Natural
  *     Resources Series 10, vol. 1 ch. 2).

@@ -1,6 +1,6 @@
 /**
  * The derived-index library: pure functions, units in names or TSDoc, a
- * reference at every formula. README section "Science" documents each index.
+ * reference at every formula. docs/science.md documents each index.
  */
 export * from './constants.js';
 export * from './humidity.js';

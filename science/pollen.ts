@@ -1,7 +1,11 @@
 /**
  * Pollen concentration classes of the Associazione Italiana di Aerobiologia
  * (AIA / POLLnet network, UNI 11108:2004 sampling), as published by ARPA
- * Umbria and ARPA FVG, for the six CAMS pollen species.
+ * Umbria and ARPA FVG, for the six CAMS pollen species. The table: SNPA
+ * POLLnet, "Classi di concentrazione dei pollini" (pollnet.isprambiente.it,
+ * the concentration classes of the weekly bulletins: Betulaceae 0.6–15.9 /
+ * 16–49.9 / ≥ 50; Graminaceae 0.6–9.9 / 10–29.9 / ≥ 30; Oleaceae 0.6–4.9 /
+ * 5–24.9 / ≥ 25; Compositae 0.1–4.9 / 5–24.9 / ≥ 25 grains/m³).
  *
  * The classes are defined on DAILY mean concentrations (grains/m³); applied to
  * hourly CAMS values they are an approximation. Published class edges are
@@ -58,4 +62,23 @@ export function pollenRisk(species: PollenSpecies | `${PollenSpecies}_pollen`, g
   const level = grainsPerM3 >= high ? 3 : grainsPerM3 >= medium ? 2 : grainsPerM3 >= low ? 1 : 0;
   const l = POLLEN_LEVELS[level]!;
   return { risk: l.id, label: l.it, family: table.family };
+}
+
+/** Order of the levels, lowest first (index into POLLEN_LEVELS). */
+const RANK: Record<PollenLevel, number> = { absent: 0, low: 1, medium: 2, high: 3 };
+
+/**
+ * Overall pollen risk: the highest level among the species that have one;
+ * null when no species is known (a species the source does not carry is not
+ * "absent", it is unknown, and does not lower or raise the result).
+ */
+export function overallPollenRisk(levels: Iterable<PollenLevel | null>): PollenLevel | null {
+  let best: PollenLevel | null = null;
+  for (const l of levels) if (l !== null && (best === null || RANK[l] > RANK[best])) best = l;
+  return best;
+}
+
+/** AIA Italian class name of a level. */
+export function pollenLevelLabelIt(level: PollenLevel): string {
+  return POLLEN_LEVELS[RANK[level]]!.it;
 }

@@ -172,7 +172,7 @@ export function utciCategory(utciC: number): UtciCategory | null {
   return 'extreme_cold_stress';
 }
 
-/** Italian label of a UTCI category (no official Italian wording exists; see README). */
+/** Italian label of a UTCI category (no official Italian wording exists; see docs/science.md). */
 export function utciCategoryLabelIt(id: UtciCategory): string {
   return UTCI_CATEGORIES.find((c) => c.id === id)!.it;
 }

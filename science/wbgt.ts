@@ -7,7 +7,7 @@
  * same model with no solar load (S = 0, fdir = 0): globe and wick exchange
  * longwave with sky and ground only. This is the common "Liljegren shade"
  * convention; it differs from ISO 7243's indoor form (0.7 Tnw + 0.3 Tg) and
- * from CNR-IBE biometeo.js wbgt_shade (0.7 Tnw + 0.3 Ta). See README.
+ * from CNR-IBE biometeo.js wbgt_shade (0.7 Tnw + 0.3 Ta). See docs/science.md.
  */
 import { solarGeometry } from '../geo/solar.js';
 import { SOLAR_CONSTANT_LILJEGREN } from './constants.js';

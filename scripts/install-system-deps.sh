@@ -4,9 +4,10 @@
 #   redis-server      test suite (queues, quotas) and production with REDIS_URL
 #   python3-xarray python3-zarr python3-numcodecs python3-netcdf4 python3-gdal gdal-bin
 #                     independent checks in the tests (xarray opens our Zarr, GDAL decodes GRIB)
+#   chromium          widget.php tests in a real browser (driven by playwright-core; test/api/widget)
 # Installs only what is missing; needs root (or sudo) and Debian's apt. `npm test` runs it first (pretest).
 set -euo pipefail
-PKGS=(python3 libeccodes-tools redis-server python3-xarray python3-zarr python3-numcodecs python3-netcdf4 python3-gdal gdal-bin bzip2)
+PKGS=(python3 libeccodes-tools redis-server python3-xarray python3-zarr python3-numcodecs python3-netcdf4 python3-gdal gdal-bin bzip2 chromium)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -42,8 +42,14 @@ export class ChunkCache {
 
   /** The block, marked most recently used; undefined when not cached. */
   get(id: number): ChunkData | undefined {
-    return this.lru.get(id);
+    const c = this.lru.get(id);
+    if (c) this.hits++;
+    return c;
   }
+
+  /** Lookups answered from the cache, and blocks decoded from disk (for /metrics). */
+  hits = 0;
+  misses = 0;
 
   get bytes(): number {
     return this.lru.calculatedSize;
@@ -61,9 +67,13 @@ export class ChunkCache {
   /** Load (or join the load of) one block; it is cached unless larger than the whole cache. */
   load(req: BlockRequest): Promise<ChunkData> {
     const cached = this.lru.get(req.id);
-    if (cached) return Promise.resolve(cached);
+    if (cached) {
+      this.hits++;
+      return Promise.resolve(cached);
+    }
     let p = this.inflight.get(req.id);
     if (!p) {
+      this.misses++;
       p = readBlock(req).then(
         (c) => {
           this.inflight.delete(req.id);

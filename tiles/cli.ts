@@ -1,11 +1,12 @@
 /**
- * `meteopunto tiles point|info`: inspect the published tiles.
+ * `meteopunto tiles point|info|ls|verify|gc|render`: inspect the published tiles
+ * (ls, verify, gc: ./cli-ops.ts; render: ./cli-render.ts).
  *
  *   tiles point <product> --lat <deg> --lon <deg> [--time <ISO 8601>] [--var <name>]... [--json]
  *   tiles info <product> [--json]
  *
- * `point` prints plain bilinear values on the product's own grid (rotated
- * grids in rotated coordinates), linear in time, no altitude correction:
+ * `point` prints each variable by its manifest rule (bilinear or nearest, on
+ * the product's own grid; masks), linear in time, no altitude correction:
  * `{"time": "...", "values": {"<canonical variable>": number|null, ...}}`.
  * This output is a contract other tooling parses: keep it stable.
  */
@@ -15,19 +16,41 @@ import { describeResolution } from '../geo/grid.js';
 import { TileStore } from './reader.js';
 import { TileError } from './types.js';
 import type { Manifest } from './manifest.js';
+import * as ops from './cli-ops.js';
 
 const USAGE = `usage:
   meteopunto tiles point <product> --lat <deg> --lon <deg> [--time <ISO 8601>] [--var <name>]... [--json]
   meteopunto tiles info <product> [--json]
+  meteopunto tiles ls [--json]
+  meteopunto tiles verify <product>[/<year>] [--version <v>]
+  meteopunto tiles gc [--dry-run]
+  meteopunto tiles render <product> --var <name> [--time <ISO 8601>] [--out file.png] [--width n]
 
 --time defaults to now; the data directory is $METEOPUNTO_DATA (default ./data).`;
 
 /** Exit codes: 0 ok, 1 no data for the request, 2 bad usage. */
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  // `<subcommand> --help`: the usage lists every subcommand's options.
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(USAGE);
+    return 0;
+  }
   try {
     if (sub === 'point') return await point(rest);
     if (sub === 'info') return info(rest);
+    if (sub === 'ls') return ops.ls(parse({ args: rest, strict: true, options: { json: { type: 'boolean', default: false } } }).values.json === true);
+    if (sub === 'verify') {
+      const { values: o, positionals } = parse({ args: rest, allowPositionals: true, strict: true, options: { version: { type: 'string' } } });
+      return await ops.verify(productArg(positionals), o.version);
+    }
+    if (sub === 'render') {
+      const { values: o, positionals } = parse({ args: rest, allowPositionals: true, strict: true, options: { var: { type: 'string' }, time: { type: 'string' }, out: { type: 'string' }, width: { type: 'string' } } });
+      if (!o.var) throw new UsageError('--var is required');
+      const { render } = await import('./cli-render.js');
+      return await render({ product: productArg(positionals), variable: o.var, timeMs: o.time === undefined ? undefined : timeArg(o.time), out: o.out, width: o.width });
+    }
+    if (sub === 'gc') return await ops.gc(parse({ args: rest, strict: true, options: { 'dry-run': { type: 'boolean', default: false } } }).values['dry-run'] === true);
     if (sub === '--help' || sub === '-h' || sub === 'help') {
       console.log(USAGE);
       return 0;
@@ -35,7 +58,7 @@ export async function run(argv: string[]): Promise<number> {
     console.error(sub ? `meteopunto tiles: unknown subcommand '${sub}'\n\n${USAGE}` : USAGE);
     return 2;
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof ops.OpsUsageError) {
       console.error(`meteopunto tiles: ${err.message}\n\n${USAGE}`);
       return 2;
     }

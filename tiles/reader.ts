@@ -89,8 +89,8 @@ export class TileStore {
   }
 
   /** Decoded bytes and blocks held in the cache (for /healthz and the benchmark). */
-  cacheStats(): { bytes: number; chunks: number; maxBytes: number } {
-    return { bytes: this.cache.bytes, chunks: this.cache.size, maxBytes: this.cache.maxBytes };
+  cacheStats(): { bytes: number; chunks: number; maxBytes: number; hits: number; misses: number } {
+    return { bytes: this.cache.bytes, chunks: this.cache.size, maxBytes: this.cache.maxBytes, hits: this.cache.hits, misses: this.cache.misses };
   }
 
   /**

@@ -10,6 +10,7 @@ import { gridBounds } from '../geo/grid.js';
 import type { Manifest } from './manifest.js';
 import type { ProductVersionInput, PublishResult } from './types.js';
 import { writeZarrStore, type StoreLayout } from './zarr-writer.js';
+import { writeChecksums } from './checksums.js';
 import { createTempVersion, commitVersion, discardTempVersion, newVersionName } from './publish.js';
 import { collectGarbage, type GcOptions } from './gc.js';
 import { updatePeriodIndex } from './period-index.js';
@@ -59,6 +60,7 @@ export async function writeProductVersion(root: string, input: ProductVersionInp
       history: `${published.toISOString()} written by meteopunto tiles writer`,
     });
     manifest = buildManifest(input, version, published, layout);
+    await writeChecksums(temp.dir);
     await commitVersion(dir, temp, manifest);
   } catch (err) {
     await discardTempVersion(temp);

@@ -15,6 +15,7 @@ import { generateKey, isPrefix } from './key-format.js';
 import type { KeyRecord } from './key-store.js';
 import { PLAN_LABEL, parsePlan } from './plans.js';
 import { createAccessServices, type AccessServices } from './services.js';
+import { processEnv } from '../../config/process-env.js';
 
 const USAGE = `usage: meteopunto keys <command>
   create --plan ${PLANS.join('|')} [--widget] [--name <label>] [--origins <origin,...>]
@@ -28,13 +29,18 @@ keys live in Redis when REDIS_URL is set, else in $METEOPUNTO_DATA/keys.json`;
 /** A mistake in the command line: printed with the usage, exit 2. */
 class UsageError extends Error {}
 
-export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function run(argv: string[], env: NodeJS.ProcessEnv = processEnv()): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     console.log(USAGE);
     return command ? 0 : 2;
   }
   const handler = COMMANDS[command];
+  // `<command> --help`: the usage lists every command's options.
+  if (handler && (rest.includes('--help') || rest.includes('-h'))) {
+    console.log(USAGE);
+    return 0;
+  }
   if (!handler) {
     console.error(`keys: unknown command '${command}'\n${USAGE}`);
     return 2;

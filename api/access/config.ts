@@ -1,11 +1,14 @@
 /**
  * Access configuration: quotas per plan and the flood guard, read from the
  * environment. The TypeBox schema is the one source of the type, the defaults
- * and the variable names: each leaf `a.bC` is read from `MP_A_B_C`
- * (e.g. quota.free.day ← MP_QUOTA_FREE_DAY).
+ * and the variable names: each leaf `a.bC` is read from `METEOPUNTO_A_B_C`
+ * (e.g. quota.free.day ← METEOPUNTO_QUOTA_FREE_DAY; the `MP_` names are
+ * deprecated aliases, config/variables.ts).
  */
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { processEnv } from '../../config/process-env.js';
+import { settingFrom, type Environment } from '../../config/environment.js';
 
 const limits = (day: number, minute: number) =>
   Type.Object({
@@ -39,33 +42,21 @@ export type AccessConfig = Static<typeof AccessConfigSchema>;
 export type QuotaLimits = AccessConfig['quota']['free'];
 
 function envName(path: string[]): string {
-  return ['MP', ...path.map((p) => p.replace(/[A-Z]/g, (c) => `_${c}`))].join('_').toUpperCase();
-}
-
-/** Every environment variable the schema reads, with its default: for the README and `--help`. */
-export function accessEnvVariables(): Array<{ name: string; default: unknown; description?: string }> {
-  const out: Array<{ name: string; default: unknown; description?: string }> = [];
-  const walk = (schema: TSchema, path: string[]) => {
-    if (schema.type === 'object') {
-      for (const [k, s] of Object.entries((schema as TObject).properties)) walk(s, [...path, k]);
-    } else out.push({ name: envName(path), default: schema.default, description: schema.description });
-  };
-  walk(AccessConfigSchema, []);
-  return out;
+  return ['METEOPUNTO', ...path.map((p) => p.replace(/[A-Z]/g, (c) => `_${c}`))].join('_').toUpperCase();
 }
 
 /** Reads the configuration from `env`; throws naming the variable when a value is not a valid integer in range. */
-export function loadAccessConfig(env: NodeJS.ProcessEnv = process.env): AccessConfig {
+export function loadAccessConfig(env: Environment = processEnv()): AccessConfig {
   const errors: string[] = [];
   const read = (schema: TSchema, path: string[]): unknown => {
     if (schema.type === 'object') {
       return Object.fromEntries(Object.entries((schema as TObject).properties).map(([k, s]) => [k, read(s, [...path, k])]));
     }
     const name = envName(path);
-    const raw = env[name];
-    if (raw === undefined || raw.trim() === '') return schema.default;
-    const n = Number(raw.trim());
-    if (!Value.Check(schema, n)) errors.push(`${name}=${raw}: expected an integer ≥ ${schema.minimum}`);
+    const got = settingFrom(env, name);
+    if (got === undefined) return schema.default;
+    const n = Number(got.value.trim());
+    if (!Value.Check(schema, n)) errors.push(`${got.from}=${got.value}: expected an integer ≥ ${schema.minimum}`);
     return n;
   };
   const config = read(AccessConfigSchema, []);

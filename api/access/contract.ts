@@ -24,6 +24,8 @@ export interface AccessContext {
   plan: Plan;
   kind: KeyKind;
   name?: string;
+  /** Widget keys: the origins allowed to embed the widget (widget.php names them in CSP frame-ancestors); absent: any. */
+  origins?: readonly string[];
 }
 
 /** Field groups selectable with `fields=` on weather.php. */

@@ -3,15 +3,14 @@
  * without Redis. The CLI writes it atomically (temporary file, fsync, rename,
  * mode 0600); the server re-reads it when it changes, checking at most once
  * per second, so `keys revoke` reaches a running server within a second.
- *
  * Every change is a read-modify-write under an exclusive lock on the file
- * (proper-lockfile: a `keys.json.lock` directory, stale after 10 s), so
- * parallel CLI processes and a running server never drop each other's keys
- * or undo a revocation (issue 16).
+ * (proper-lockfile: a lock directory beside it, taken over when its holder
+ * died), so concurrent `keys` commands and a server never lose each other's
+ * writes: no printed key missing, no revocation undone.
  */
-import { open, readFile, rename, stat, mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { open, readFile, rename, stat, mkdir, writeFile } from 'node:fs/promises';
 import lockfile from 'proper-lockfile';
+import { dirname, join } from 'node:path';
 import type { KeyRecord, KeyStore, KeyUpdate } from './key-store.js';
 
 interface KeysFile {
@@ -21,6 +20,10 @@ interface KeysFile {
 
 /** How stale the in-memory copy may get before the file is checked again, ms. */
 const RECHECK_MS = 1000;
+/** Waiting for the lock: retries with backoff, about 10 s in all, then an error naming the file. */
+const LOCK_RETRIES = { retries: 40, factor: 1.3, minTimeout: 10, maxTimeout: 500 };
+/** A lock not refreshed for this long belongs to a process that died: taken over. */
+const LOCK_STALE_MS = 10_000;
 
 export function keysFilePath(dataDir: string): string {
   return join(dataDir, 'keys.json');
@@ -63,16 +66,21 @@ export class FileKeyStore implements KeyStore {
     });
   }
 
-  /** Runs a read-modify-write holding the file's lock (across processes). */
-  private async locked<T>(fn: () => Promise<T>): Promise<T> {
+  /** Runs `change` holding the file's lock (read, modify and write as one step across processes). */
+  private async locked<T>(change: () => Promise<T>): Promise<T> {
     await mkdir(dirname(this.location), { recursive: true });
-    const release = await lockfile.lock(this.location, {
-      realpath: false, // the file may not exist yet
-      stale: 10_000,
-      retries: { retries: 200, minTimeout: 5, maxTimeout: 100, randomize: true },
+    // The lock is taken on the file's path, which must exist: an empty keys file is created first (never overwritten).
+    await writeFile(this.location, `${JSON.stringify({ version: 1, keys: [] }, null, 2)}\n`, { flag: 'wx', mode: 0o600 }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
     });
+    let release: () => Promise<void>;
     try {
-      return await fn();
+      release = await lockfile.lock(this.location, { retries: LOCK_RETRIES, stale: LOCK_STALE_MS, realpath: false });
+    } catch (err) {
+      throw new Error(`${this.location}: another process holds the keys file's lock (${(err as Error).message}); try again`);
+    }
+    try {
+      return await change();
     } finally {
       await release();
     }
@@ -135,7 +143,6 @@ export class FileKeyStore implements KeyStore {
   }
 
   private async write(): Promise<void> {
-    await mkdir(dirname(this.location), { recursive: true });
     const body: KeysFile = { version: 1, keys: [...this.records.values()] };
     const tmp = `${this.location}.${process.pid}.tmp`;
     const fh = await open(tmp, 'w', 0o600);

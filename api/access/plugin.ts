@@ -82,6 +82,7 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
     const record = verification.record;
     state.floodId = `key:${record.prefix}`;
     request.access = { keyId: record.prefix, prefix: record.prefix, plan: record.plan, kind: record.kind, name: record.name };
+    if (record.origins && record.origins.length > 0) request.access.origins = record.origins;
     if (keyBlockedMs > 0) {
       const s = Math.ceil(keyBlockedMs / 1000);
       throw new ApiError('TOO_MANY_REQUESTS', `too many refused requests with this key; retry in ${s} s`, { 'Retry-After': s });

@@ -13,6 +13,8 @@ import type { KeyStore } from './key-store.js';
 import { RedisKeyStore } from './key-store-redis.js';
 import { Quota } from './quota.js';
 import { connectAccessRedis, type RedisHealthLog } from './redis-connection.js';
+import { processEnv } from '../../config/process-env.js';
+import { setting } from '../../config/environment.js';
 
 export interface AccessServices {
   mode: 'embedded' | 'redis';
@@ -26,7 +28,7 @@ export interface AccessServices {
 }
 
 export interface AccessServicesOptions {
-  /** REDIS_URL, METEOPUNTO_DATA and the MP_* limits; default process.env. */
+  /** REDIS_URL, METEOPUNTO_DATA and the quota limits; default the process environment. */
   env?: NodeJS.ProcessEnv;
   /** Overrides the limits read from `env`. */
   config?: AccessConfig;
@@ -35,9 +37,9 @@ export interface AccessServicesOptions {
 }
 
 export async function createAccessServices(opts: AccessServicesOptions = {}): Promise<AccessServices> {
-  const env = opts.env ?? process.env;
+  const env = opts.env ?? processEnv();
   const config = opts.config ?? loadAccessConfig(env);
-  const url = env.REDIS_URL?.trim();
+  const url = setting(env, 'REDIS_URL')?.trim();
   if (url) {
     const redis = await connectAccessRedis(url, { log: opts.log });
     const keys = new RedisKeyStore(redis, url, { staleIfErrorS: config.keys.staleIfErrorS });

@@ -18,9 +18,9 @@ import { MIN_TOKEN_LENGTH, operatorGuard } from './operator-token.js';
 export interface QueueDashboardOptions {
   /** REDIS_URL; no dashboard without it. */
   redisUrl: string | undefined;
-  /** MP_ADMIN_TOKEN; no dashboard without it. At least 16 characters. */
+  /** METEOPUNTO_ADMIN_TOKEN; no dashboard without it. At least 16 characters. */
   token: string | undefined;
-  /** Redis key prefix of the queues (default MP_QUEUE_PREFIX or 'meteopunto'). */
+  /** Redis key prefix of the queues (default METEOPUNTO_QUEUE_PREFIX or 'meteopunto'). */
   prefix?: string;
   /** Mount path (default /admin/queues). */
   basePath?: string;
@@ -31,11 +31,11 @@ export const DASHBOARD_PATH = '/admin/queues';
 async function queueDashboard(app: FastifyInstance, opts: QueueDashboardOptions): Promise<void> {
   const basePath = opts.basePath ?? DASHBOARD_PATH;
   if (!opts.token || !opts.redisUrl) {
-    app.log.info(`queue dashboard not mounted (${!opts.token ? 'MP_ADMIN_TOKEN' : 'REDIS_URL'} not set)`);
+    app.log.info(`queue dashboard not mounted (${!opts.token ? 'METEOPUNTO_ADMIN_TOKEN' : 'REDIS_URL'} not set)`);
     return;
   }
   if (opts.token.length < MIN_TOKEN_LENGTH) {
-    throw new Error(`MP_ADMIN_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters (e.g. \`openssl rand -hex 24\`)`);
+    throw new Error(`METEOPUNTO_ADMIN_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters (e.g. \`openssl rand -hex 24\`)`);
   }
   const [{ Queue }, { createBullBoard }, { BullMQAdapter }, { FastifyAdapter }] = await Promise.all([
     import('bullmq'),
@@ -73,7 +73,7 @@ export const queueDashboardPlugin = fp(queueDashboard, { name: 'meteopunto-queue
 
 /**
  * Mount the dashboard on the app (the lead calls this in buildApp):
- * `await registerQueueDashboard(app, { redisUrl: process.env.REDIS_URL, token: process.env.MP_ADMIN_TOKEN })`.
+ * `await registerQueueDashboard(app, { redisUrl, token })` with REDIS_URL and METEOPUNTO_ADMIN_TOKEN.
  */
 export async function registerQueueDashboard(app: FastifyInstance, opts: QueueDashboardOptions): Promise<void> {
   await app.register(queueDashboardPlugin, opts);

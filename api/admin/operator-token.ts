@@ -1,5 +1,5 @@
 /**
- * The operator token guarding /admin/*: `MP_ADMIN_TOKEN`. Accepted as
+ * The operator token guarding /admin/*: `METEOPUNTO_ADMIN_TOKEN`. Accepted as
  * `Authorization: Bearer <token>` (scripts), or — for browsers — once as
  * `?token=<token>`, which sets an HttpOnly cookie scoped to the dashboard and
  * redirects to the same URL without the token. The cookie holds a digest of
@@ -49,7 +49,7 @@ export function operatorGuard(token: string, basePath: string) {
     if (auth !== undefined) {
       const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
       if (m && sameSecret(m[1]!, token)) return;
-      unauthorized(reply, 'INVALID_KEY', 'operator token is wrong (Authorization: Bearer <MP_ADMIN_TOKEN>)');
+      unauthorized(reply, 'INVALID_KEY', 'operator token is wrong (Authorization: Bearer <METEOPUNTO_ADMIN_TOKEN>)');
       return reply;
     }
     const cookie = readCookie(request.headers.cookie, COOKIE_NAME);
@@ -74,7 +74,7 @@ export function operatorGuard(token: string, basePath: string) {
       reply,
       cookie === undefined ? 'MISSING_KEY' : 'INVALID_KEY',
       cookie === undefined
-        ? `operator token required: send Authorization: Bearer <MP_ADMIN_TOKEN>, or open ${basePath}?token=<MP_ADMIN_TOKEN> once in a browser`
+        ? `operator token required: send Authorization: Bearer <METEOPUNTO_ADMIN_TOKEN>, or open ${basePath}?token=<METEOPUNTO_ADMIN_TOKEN> once in a browser`
         : 'dashboard session expired or token changed: open the dashboard with ?token= again',
     );
     return reply;

@@ -5,7 +5,8 @@
  * the routes need no change.
  */
 import { baseBuilder } from './base.js';
+import { camsBuilder } from './cams.js';
 import type { FieldBuilder } from './contract.js';
 import { developerBuilder } from './developer.js';
 
-export const BUILDERS: readonly FieldBuilder[] = [baseBuilder, developerBuilder];
+export const BUILDERS: readonly FieldBuilder[] = [baseBuilder, developerBuilder, camsBuilder];

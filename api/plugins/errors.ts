@@ -18,7 +18,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, type ApiErrorCode, type ErrorBody } from '../errors.js';
 import { TileError } from '../../tiles/types.js';
 import { validationMessage } from '../validation/messages.js';
-import { redactKeys } from '../logging/redact-keys.js';
+import { redactKeys } from '../log-redaction.js';
 
 /** The body for a status and code. */
 export function errorBody(code: ApiErrorCode, message: string): ErrorBody {
@@ -35,24 +35,38 @@ function send(reply: FastifyReply, status: number, code: ApiErrorCode, message: 
   return reply.code(status).type('application/json; charset=utf-8').send(errorBody(code, redactKeys(message)));
 }
 
+/** An error as the client receives it. */
+export interface ApiFailure {
+  status: number;
+  code: ApiErrorCode;
+  message: string;
+  headers: Readonly<Record<string, string | number>>;
+}
+
+/**
+ * Any error as the client receives it, by the rules above; logs what the
+ * client is not told. Shared with routes that render errors in their own
+ * form (widget.php).
+ */
+export function toApiFailure(error: FastifyError | Error, request: FastifyRequest): ApiFailure {
+  const err = error instanceof TileError ? fromTileError(error) : error;
+  if (err instanceof ApiError) {
+    if (err.status >= 500) request.log.warn({ code: err.code }, err.message);
+    return { status: err.status, code: err.code, message: err.message, headers: err.headers };
+  }
+  const fe = err as FastifyError;
+  if (fe.validation) return { status: 400, code: 'INVALID_PARAMETER', message: validationMessage(fe.validation, fe.validationContext), headers: {} };
+  const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
+  if (status >= 400 && status < 500) return { status, code: status === 404 ? 'NOT_FOUND' : 'INVALID_PARAMETER', message: fe.message, headers: {} };
+  request.log.error({ err }, 'unhandled error');
+  return { status: 500, code: 'INTERNAL', message: 'Internal error', headers: {} };
+}
+
 async function errorsPlugin(fastify: FastifyInstance): Promise<void> {
   fastify.setErrorHandler(function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
-    const err = error instanceof TileError ? fromTileError(error) : error;
-    if (err instanceof ApiError) {
-      for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
-      if (err.status >= 500) request.log.warn({ code: err.code }, err.message);
-      return send(reply, err.status, err.code, err.message);
-    }
-    const fe = err as FastifyError;
-    if (fe.validation) {
-      return send(reply, 400, 'INVALID_PARAMETER', validationMessage(fe.validation, fe.validationContext));
-    }
-    const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
-    if (status >= 400 && status < 500) {
-      return send(reply, status, status === 404 ? 'NOT_FOUND' : 'INVALID_PARAMETER', fe.message);
-    }
-    request.log.error({ err }, 'unhandled error');
-    return send(reply, 500, 'INTERNAL', 'Internal error');
+    const f = toApiFailure(error, request);
+    for (const [name, value] of Object.entries(f.headers)) reply.header(name, value);
+    return send(reply, f.status, f.code, f.message);
   });
 
   fastify.setNotFoundHandler(function notFound(request: FastifyRequest, reply: FastifyReply) {

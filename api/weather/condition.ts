@@ -8,9 +8,9 @@
  * −0.833° (34′ of standard refraction plus the 16′ solar semi-diameter: the
  * NOAA Solar Calculator / Meeus ch. 15 definition of sunrise).
  *
- * WMO 4677 is categorical: a product code that comes back fractional was
- * interpolated between neighbours (in space or time) that disagree, and means
- * nothing. Then the code is derived from the model state instead, and only
+ * WMO 4677 is categorical and stores declare it `nearest`, so a code comes
+ * back whole; one that comes back fractional (a store whose manifest
+ * interpolates it linearly) means nothing. Then the code is derived from the model state instead, and only
  * when that is impossible is the fractional code rounded.
  */
 import { solarPosition, weatherCodeFromState, weatherCondition } from '../../science/index.js';

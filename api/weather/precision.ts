@@ -2,7 +2,7 @@
  * Output precision of weather.php: how many decimals each field carries.
  * Values are computed at full precision and rounded once, when the response
  * is assembled, so that derived fields (dew point from humidity, the trend)
- * never compound rounding errors. The README lists the same table.
+ * never compound rounding errors. docs/api.md lists the same table.
  */
 
 /** Decimals per response field. */

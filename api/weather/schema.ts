@@ -48,8 +48,8 @@ export type TrendBody = Static<typeof TrendSchema>;
 
 /** The Free fields, in response order. */
 export const FreeFieldsSchema = Type.Object({
-  icon: NullableString('icon identifier (README); null when no condition can be derived'),
-  condition: NullableString('condition identifier (README)'),
+  icon: NullableString('icon identifier (docs/api.md); null when no condition can be derived'),
+  condition: NullableString('condition identifier (docs/api.md)'),
   temperature: NullableNumber('°C, altitude-corrected'),
   temperature_source: Type.String({ description: 'origin and method of temperature' }),
   dew_point: NullableNumber('°C'),

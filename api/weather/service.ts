@@ -103,8 +103,8 @@ type Samples = ({ now: PointSample | null; past: PointSample | null } | undefine
 export class WeatherService {
   private readonly clock: () => number;
   private readonly builders: readonly FieldBuilder[];
-  private readonly selections = new Map<string, Selection>();
   private readonly byPlan: Partial<Record<Plan, Selection[]>> = {};
+  private readonly byOnly = new WeakMap<readonly string[], Partial<Record<Plan, Selection[]>>>();
   private nextSelectionId = 0;
   /** Per version: merged variable lists by selection, feed set and instant (stable arrays: the reader caches them by identity). */
   private readonly merged = new WeakMap<PinnedVersion, Map<number, readonly string[]>>();
@@ -220,10 +220,10 @@ export class WeatherService {
   private select(req: ObserveRequest): Selection {
     let mask = 0;
     if (req.groups.size > 0) for (let g = 0; g < FIELD_GROUPS.length; g++) if (req.groups.has(FIELD_GROUPS[g]!)) mask |= 1 << g;
-    // Without `only` (weather.php), an array per plan indexed by the groups' bits: no key to build per request.
-    const byMask = req.only ? undefined : (this.byPlan[req.plan] ??= []);
-    const key = req.only ? `${req.plan}|${mask}|${req.only.join()}` : '';
-    let s = byMask ? byMask[mask] : this.selections.get(key);
+    // An array per plan (and per `only` list, by identity: widget.php passes one constant) indexed by the
+    // groups' bits: no key to build per request.
+    const byMask = req.only ? ((this.byOnly.get(req.only) ?? this.byOnly.set(req.only, {}).get(req.only)!)[req.plan] ??= []) : (this.byPlan[req.plan] ??= []);
+    let s = byMask[mask];
     if (!s) {
       const builders = this.builders.filter(
         (b) => planAtLeast(req.plan, b.minPlan) && (b.selectedBy.length === 0 || b.selectedBy.some((g) => req.groups.has(g))) && (!req.only || req.only.includes(b.name)),
@@ -232,8 +232,7 @@ export class WeatherService {
       for (const b of builders) for (const r of b.reads) (readsOf.get(r.feed) ?? readsOf.set(r.feed, []).get(r.feed)!).push(r);
       if (readsOf.size > 10) throw new Error('more than 10 feeds in one selection: widen the feed mask of WeatherService');
       s = { builders, id: this.nextSelectionId++, feeds: [...readsOf.keys()], readsOf, plans: [] };
-      if (byMask) byMask[mask] = s;
-      else this.selections.set(key, s);
+      byMask[mask] = s;
     }
     return s;
   }

@@ -7,6 +7,8 @@
 import { spawn } from 'node:child_process';
 import { ReadError } from '../field.js';
 import { BRIDGE_EXIT_ECCODES_MISSING, BRIDGE_SCRIPT, MISSING_SENTINEL } from './bridge-script.js';
+import { processEnv } from '../../config/process-env.js';
+import { setting, type Environment } from '../../config/environment.js';
 
 /** The ecCodes keys the bridge reports; null when the message does not define the key. */
 export interface GribMeta {
@@ -48,6 +50,8 @@ export interface GribMeta {
   angleOfRotationInDegrees: number | null;
   /** GRIB2 key for the rotation angle (degrees in ecCodes 2.28). */
   angleOfRotation: number | null;
+  /** 1: vector components along the grid's axes, 0: towards east/north (resolutionAndComponentFlags bit 5). */
+  uvRelativeToGrid: number | null;
   dataDate: number | null;
   dataTime: number | null;
   second: number | null;
@@ -78,8 +82,8 @@ export class GribDecoderUnavailableError extends Error {
 }
 
 /** The system interpreter by default: ctypes and json are all the bridge needs. */
-export function gribPython(env: NodeJS.ProcessEnv = process.env): string {
-  return env.METEOPUNTO_GRIB_PYTHON && env.METEOPUNTO_GRIB_PYTHON.length > 0 ? env.METEOPUNTO_GRIB_PYTHON : '/usr/bin/python3';
+export function gribPython(env: Environment = processEnv()): string {
+  return setting(env, 'METEOPUNTO_GRIB_PYTHON') ?? '/usr/bin/python3';
 }
 
 /** Splits the bridge's stdout into frames: a JSON line, then `count` float64 values. */
@@ -139,7 +143,7 @@ class FrameParser {
  * decode the file (truncated, malformed, unsupported packing), and
  * GribDecoderUnavailableError when ecCodes itself is missing.
  */
-export async function decodeGribFile(path: string, env: NodeJS.ProcessEnv = process.env): Promise<DecodedMessage[]> {
+export async function decodeGribFile(path: string, env: NodeJS.ProcessEnv = processEnv()): Promise<DecodedMessage[]> {
   const python = gribPython(env);
   const parser = new FrameParser();
   const stderr: Buffer[] = [];

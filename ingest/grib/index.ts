@@ -52,6 +52,8 @@ export function messageToField(msg: DecodedMessage): SourceField {
   const standardName = known(meta.cfName);
   if (standardName) field.standardName = standardName;
   if (meta.typeOfLevel !== null && meta.level !== null) field.level = { type: meta.typeOfLevel, value: meta.level };
+  if (meta.uvRelativeToGrid === 1) field.vectorAxes = 'grid';
+  else if (meta.uvRelativeToGrid === 0) field.vectorAxes = 'earth';
   return field;
 }
 

@@ -2,7 +2,7 @@
  * The derived indices the nwp ingest precomputes on the grid (DESIGN.md:
  * "Derived indices stored per product"): one entry per stored variable with
  * its unit, packing precision, CF metadata, the canonical inputs it needs and
- * the method (README "Precomputed indices"). `deriveIndices` computes an index
+ * the method (docs/science.md "Precomputed tile variables"). `deriveIndices` computes an index
  * only when every input it needs is present (alternatives: any one of a set).
  *
  * Precisions are the int16 packing step (tiles/packing.ts): 0.01 for
@@ -21,7 +21,7 @@ export interface IndexSpec {
    * these" (e.g. relative humidity or dew point).
    */
   inputs: readonly (string | readonly string[])[];
-  /** One line on the method, with its reference (also in the README). */
+  /** One line on the method, with its reference (also in docs/science.md). */
   method: string;
 }
 
@@ -91,7 +91,7 @@ export const INDEX_VARIABLES = {
     longName: 'frost risk class: 0 none, 1 low, 2 moderate, 3 high',
     // The class does not depend on humidity (only hoar vs black frost does, reported at read time).
     inputs: ['temperature_2m', 'cloud_cover', WIND],
-    method: 'screen temperature and the ground temperature estimated from cloud and wind (README "Frost method")',
+    method: 'screen temperature and the ground temperature estimated from cloud and wind (docs/science.md "Frost method")',
   },
   et0: {
     units: 'mm',

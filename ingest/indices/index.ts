@@ -6,7 +6,7 @@
  * interpolates. An index is produced only when all its inputs are present; a
  * file with only temperature yields none.
  *
- * Speed (README "Precomputed indices"): the work is split into bands of rows
+ * Speed (docs/science.md "Precomputed tile variables"): the work is split into bands of rows
  * run on worker threads (./pool.ts), one per core up to 4; each band walks
  * time in order so the WBGT solvers start from the previous step
  * (./wbgt-cell.ts); per-instant solar geometry (./sun.ts), the FAO-56 period

@@ -12,18 +12,15 @@ import { Worker } from 'node:worker_threads';
 import { transferables } from './bands.js';
 import { computeBand, type BandJob, type BandResult } from './kernel.js';
 import type { BandReply, BandRequest } from './worker.js';
+import { processEnv } from '../../config/process-env.js';
+import { integerSetting, type Environment } from '../../config/environment.js';
 
 /** Upper bound of the default worker count: more threads mostly add memory (each holds bands in flight). */
 const MAX_DEFAULT_WORKERS = 4;
 
 /** Workers to use: METEOPUNTO_INDEX_WORKERS when set (0 = none), else one per core up to 4. */
-export function defaultWorkerCount(): number {
-  const env = process.env.METEOPUNTO_INDEX_WORKERS;
-  if (env !== undefined && env.trim() !== '') {
-    const n = Number(env);
-    if (Number.isInteger(n) && n >= 0) return n;
-  }
-  return Math.min(MAX_DEFAULT_WORKERS, availableParallelism());
+export function defaultWorkerCount(env: Environment = processEnv()): number {
+  return integerSetting(env, 'METEOPUNTO_INDEX_WORKERS', Math.min(MAX_DEFAULT_WORKERS, availableParallelism()));
 }
 
 /**

@@ -8,6 +8,7 @@
  * (X/Y/Z/T) is honoured too. Names are only the last resort.
  */
 import { attrText, type AttrValue } from './model.js';
+import { effectiveTimeUnits } from './cf-time-reference.js';
 
 export type CoordRole = 'lon' | 'lat' | 'rlon' | 'rlat' | 'projx' | 'projy' | 'time' | 'reftime' | 'period' | 'vertical';
 
@@ -61,7 +62,7 @@ export function coordRole(v: CoordLike): CoordRole | null {
   const u = units?.toLowerCase().replace(/\s+/g, '');
   if (u && LON_UNITS.has(u)) return 'lon';
   if (u && LAT_UNITS.has(u)) return 'lat';
-  if (isTimeUnits(units)) return /forecast_reference_time|^reftime$/i.test(v.name) ? 'reftime' : 'time';
+  if (isTimeUnits(effectiveTimeUnits(v))) return /forecast_reference_time|^reftime$/i.test(v.name) ? 'reftime' : 'time';
 
   const axis = attrText(v, 'axis')?.toUpperCase();
   const lengthUnits = u !== undefined && LENGTH_UNITS.has(u);

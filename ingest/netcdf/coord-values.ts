@@ -5,6 +5,7 @@
 import type { NcDataset, NcVariable } from './model.js';
 import { attrNumber, attrText } from './model.js';
 import { decodeTimes, durationUnitMs, TimeUnitsError } from './cf-time.js';
+import { effectiveTimeUnits } from './cf-time-reference.js';
 
 export interface TimeCoord {
   ms: Float64Array;
@@ -45,7 +46,8 @@ export class CoordCache {
   time(v: NcVariable): TimeCoord {
     let t = this.times.get(v.name);
     if (!t) {
-      const units = attrText(v, 'units');
+      // CAMS Europe: "hours" with the date in long_name (cf-time-reference.ts).
+      const units = effectiveTimeUnits(v) ?? attrText(v, 'units');
       if (!units) throw new TimeUnitsError(`time coordinate ${v.name} has no units`);
       const calendar = attrText(v, 'calendar');
       t = { ms: decodeTimes(this.values(v), units, calendar) };

@@ -36,7 +36,7 @@ export function planDataset(ds: NcDataset, cache: CoordCache): PlannedDataset {
   return { plans, skipped };
 }
 
-/** Valid time for variables that have none (static fields such as orography): see README. */
+/** Valid time for variables that have none (static fields such as orography): see docs/readers.md. */
 function fallbackTimeMs(ds: NcDataset, cache: CoordCache): number {
   const ref = ds.variables.find((v) => coordRole(v) === 'reftime');
   if (ref) return cache.time(ref).ms[0] ?? 0;
@@ -88,6 +88,7 @@ export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: ()
     units: attrText(v, 'units') ?? '',
     longName: attrText(v, 'long_name'),
     standardName: attrText(v, 'standard_name'),
+    vectorAxes: cfVectorAxes(attrText(v, 'standard_name')),
   };
   for (let start = 0; start < (blockByFirst ? lead.len : 1); start += blockLen) {
     const count = blockByFirst ? Math.min(blockLen, lead.len - start) : undefined;
@@ -137,4 +138,12 @@ export function readFields(ds: NcDataset, blockValues = BLOCK_VALUES): { fields:
   const staticTimeMs = () => (staticMs ??= fallbackTimeMs(ds, cache));
   const fields = plans.flatMap((p) => fieldsOf(p, cache, staticTimeMs, blockValues));
   return { fields, skipped };
+}
+
+/** CF standard names of vector components: grid-relative (x_wind, grid_eastward_wind...) or earth-relative. */
+function cfVectorAxes(standardName: string | undefined): 'grid' | 'earth' | undefined {
+  if (standardName === undefined) return undefined;
+  if (/^(x_wind|y_wind|grid_eastward_wind|grid_northward_wind)$/.test(standardName)) return 'grid';
+  if (/^(eastward_wind|northward_wind)$/.test(standardName)) return 'earth';
+  return undefined;
 }

@@ -33,8 +33,28 @@ interface Nc3Var {
   record: boolean;
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * NC_CHAR attribute bytes as text. netcdfjs reads each byte as a signed char
+ * (0xC2 → U+FFC2), so the bytes are taken back (code & 0xFF) and decoded as
+ * UTF-8, the encoding NetCDF and CF text attributes use (CAMS Europe's unit
+ * "µg/m3" is C2 B5 67 2F 6D 33); bytes that are not valid UTF-8 are Latin-1.
+ */
+function charText(value: unknown): string {
+  const s = String(value);
+  const bytes = Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    text = String.fromCharCode(...bytes);
+  }
+  return text.replace(/\0+$/, '');
+}
+
 function normaliseAttr(type: string, value: unknown): AttrValue {
-  if (type === 'char') return String(value).replace(/\0+$/, '');
+  if (type === 'char') return charText(value);
   if (Array.isArray(value)) return value.map(Number);
   return [Number(value)];
 }

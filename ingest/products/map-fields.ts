@@ -30,6 +30,8 @@ export interface CanonicalField {
   source: string;
   /** For amounts and means: length of the step the value covers, s. */
   stepSeconds?: number;
+  /** Vector components: along the grid's axes or east/north, as the source said (SourceField.vectorAxes). */
+  vectorAxes?: 'grid' | 'earth';
 }
 
 /** A field left out, and why (shown by `meteopunto ingest`). */
@@ -146,6 +148,7 @@ function instantField(t: TaggedField, variable: string, spec: VariableSpec, rule
     values,
     file: t.file,
     source: t.field.name,
+    ...(t.field.vectorAxes ? { vectorAxes: t.field.vectorAxes } : {}),
   };
 }
 

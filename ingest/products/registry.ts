@@ -1,5 +1,6 @@
-/** The products `meteopunto ingest <product>` knows. Later issues add cams, marine, soil, uv, reanalysis, sm100. */
+/** The products `meteopunto ingest <product>` knows. Later issues add marine, soil, uv, reanalysis, sm100. */
 import { IngestError } from '../ingest-types.js';
+import { camsProduct } from './cams/index.js';
 import { demProduct } from './dem/index.js';
 import { nwpProduct } from './nwp/index.js';
 import type { Product } from './product.js';
@@ -7,6 +8,7 @@ import type { Product } from './product.js';
 export const PRODUCTS: Readonly<Record<string, Product>> = {
   nwp: nwpProduct,
   dem: demProduct,
+  cams: camsProduct,
 };
 
 /** The product called `name`; IngestError listing the known ones otherwise. */

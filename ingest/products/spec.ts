@@ -42,6 +42,12 @@ export interface VariableSpec {
   validRange?: readonly [number, number];
   /** Values below are raised to it: de-accumulation and packing noise (precipitation −0.001 mm → 0). */
   min?: number;
+  /**
+   * A horizontal vector component and the variable holding the other one:
+   * stored towards east (u) and north (v), so grid-relative sources are
+   * turned to true north at ingest (products/wind-rotation.ts).
+   */
+  vector?: { component: 'u' | 'v'; partner: string };
 }
 
 /**

@@ -31,6 +31,19 @@ export const KG_PER_M2_PER_DU = 2.1415e-5;
 /** Moles of ozone per m² in one Dobson unit (2.6867e20 / 6.02214e23). */
 export const MOL_PER_M2_PER_DU = 4.4615e-4;
 
+/**
+ * Air density used to turn a mass mixing ratio (kg/kg) into a mass
+ * concentration (µg/m³) for a surface field: the ICAO / ISO 2533:1975
+ * standard atmosphere at mean sea level, p = 101325 Pa, T = 288.15 K,
+ * ρ = p / (R_d·T) = 1.2250 kg/m³ (R_d = 287.05287 J kg⁻¹ K⁻¹). CAMS global
+ * (EAC4) gives surface mixing ratios on the lowest model level (~10 m above
+ * ground), where the standard atmosphere differs from the actual density by
+ * the actual T and p (±10 % between −20 °C and +35 °C): the file's own
+ * temperature and pressure are not in a concentration file, so the standard
+ * value is used (docs/air-quality.md, "Sources").
+ */
+export const STANDARD_AIR_DENSITY_KG_M3 = 101_325 / (287.05287 * 288.15);
+
 const SECONDS_PER_HOUR = 3600;
 const SECONDS_PER_DAY = 86_400;
 
@@ -86,6 +99,21 @@ const RULES: Record<string, Record<string, UnitRule>> = {
     // CF equivalent_thickness_at_stp_of_atmosphere_ozone_content: 1 DU = 10 µm.
     m: value(1e5),
   },
+};
+
+/** Mass concentrations: spellings of µg/m³ (micro sign U+00B5, Greek mu U+03BC, 'u'). */
+const UG_PER_M3 = ['ug m-3', 'ug/m3', 'µg m-3', 'µg/m3', 'µg/m³', 'μg m-3', 'μg/m3', 'μg/m³', 'microgram m-3', 'micrograms m-3', 'ug m^-3'];
+
+RULES['µg/m³'] = {
+  ...same(UG_PER_M3, value(1)),
+  ...same(['kg m-3', 'kg/m3'], value(1e9)),
+  ...same(['mg m-3', 'mg/m3'], value(1e3)),
+  ...same(['ng m-3', 'ng/m3'], value(1e-3)),
+  // Mass mixing ratio → concentration: c = q · ρ_air (STANDARD_AIR_DENSITY_KG_M3), kg/m³ → µg/m³.
+  ...same(['kg kg-1', 'kg/kg'], value(STANDARD_AIR_DENSITY_KG_M3 * 1e9)),
+};
+RULES['grains/m³'] = {
+  ...same(['grains/m3', 'grains m-3', 'grain m-3', 'grains/m³', 'grain/m3', 'm-3', '1/m3', 'number m-3'], value(1)),
 };
 
 function same(keys: readonly string[], rule: UnitRule): Record<string, UnitRule> {

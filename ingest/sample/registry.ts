@@ -3,8 +3,9 @@
  * earlier ones published). A product's sample is a step file under
  * ./products/ and one line here.
  */
+import { camsSample } from './products/cams.js';
 import { demSample } from './products/dem.js';
 import { nwpSample } from './products/nwp.js';
 import type { SampleStep } from './step.js';
 
-export const SAMPLE_STEPS: readonly SampleStep[] = [nwpSample, demSample];
+export const SAMPLE_STEPS: readonly SampleStep[] = [nwpSample, demSample, camsSample];

@@ -4,6 +4,7 @@ import { queuePrefix } from '../../config/queues.js';
 import { loadJobsConfig, type JobsConfig } from '../config.js';
 import { checkRedis, requireRedisUrl } from '../connection.js';
 import { openQueues, type Queues } from '../queues.js';
+import { processEnv } from '../../config/process-env.js';
 
 export interface CommandContext {
   redisUrl: string;
@@ -14,7 +15,7 @@ export interface CommandContext {
   close(): Promise<void>;
 }
 
-export async function openContext(env: NodeJS.ProcessEnv = process.env): Promise<CommandContext> {
+export async function openContext(env: NodeJS.ProcessEnv = processEnv()): Promise<CommandContext> {
   const redisUrl = requireRedisUrl(env);
   await checkRedis(redisUrl);
   const root = dataDir(env);

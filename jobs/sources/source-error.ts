@@ -14,7 +14,8 @@ export type SourceErrorCode =
   | 'TOO_LARGE'
   | 'DECOMPRESS' // bzip2 failed on the received bytes
   | 'MISSING_TOOL' // bzip2 not installed
-  | 'NO_FILES'; // local file missing, inbox claim vanished
+  | 'NO_FILES' // local file missing, inbox claim vanished
+  | 'NO_CREDENTIALS'; // the API key's environment variable is not set
 
 export class SourceError extends Error {
   constructor(

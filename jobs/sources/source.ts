@@ -6,6 +6,7 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SourceSpec } from '../job-types.js';
+import { fetchAdsFile } from './ads.js';
 import { fetchHttpFiles } from './http.js';
 import { claimInbox, settleInbox } from './inbox.js';
 import { SourceError } from './source-error.js';
@@ -39,7 +40,7 @@ export function downloadDir(root: string, product: string, key: string): string 
 /** Also used when fetching itself failed, so that a failed job leaves no download folder behind. */
 export async function settleSource(spec: SourceSpec, ctx: Pick<FetchContext, 'root' | 'product' | 'key'>, outcome: Outcome, reason?: string): Promise<void> {
   if (outcome === 'retry') return;
-  if (spec.kind === 'http') await rm(downloadDir(ctx.root, ctx.product, ctx.key), { recursive: true, force: true });
+  if (spec.kind === 'http' || spec.kind === 'ads') await rm(downloadDir(ctx.root, ctx.product, ctx.key), { recursive: true, force: true });
   if (spec.kind === 'inbox') await settleInbox(spec.dir, ctx.key, outcome, reason);
 }
 
@@ -49,6 +50,11 @@ export async function fetchSource(spec: SourceSpec, ctx: FetchContext): Promise<
     case 'http': {
       const dir = downloadDir(ctx.root, ctx.product, ctx.key);
       const r = await fetchHttpFiles(spec.files, spec.options, { dir, ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) });
+      return { ...r, settle };
+    }
+    case 'ads': {
+      const dir = downloadDir(ctx.root, ctx.product, ctx.key);
+      const r = await fetchAdsFile(spec, { dir, ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) });
       return { ...r, settle };
     }
     case 'inbox': {

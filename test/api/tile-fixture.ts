@@ -4,7 +4,7 @@
  * cell indices (i east, j north) and the hour k, so tests compute expected
  * values by hand, independently of the reader and the API.
  */
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { AccessPluginOptions } from '../../api/access/plugin.js';
 import type { Plan } from '../../api/access/contract.js';
 import { FileKeyStore, keysFilePath } from '../../api/access/key-store-file.js';
@@ -144,11 +144,11 @@ export async function installTestKey(dir: string, plan: Plan = 'business'): Prom
 
 /** Access options for buildApp: embedded keys in `dir`, quotas high enough never to bite in these tests. */
 export function testAccess(dir: string): AccessPluginOptions {
-  return { env: { METEOPUNTO_DATA: dir, MP_QUOTA_BUSINESS_MINUTE: '1000000', MP_QUOTA_BUSINESS_DAY: '100000000', MP_FLOOD_REFUSED_PER_MINUTE: '1000000' } };
+  return { env: { METEOPUNTO_DATA: dir, METEOPUNTO_QUOTA_BUSINESS_MINUTE: '1000000', METEOPUNTO_QUOTA_BUSINESS_DAY: '100000000', METEOPUNTO_FLOOD_REFUSED_PER_MINUTE: '1000000' } };
 }
 
 /** app.inject with TEST_KEY in X-API-Key. */
-export function keyedInject(app: FastifyInstance, req: string | InjectOptions): ReturnType<FastifyInstance['inject']> {
+export function keyedInject(app: FastifyInstance, req: string | InjectOptions): Promise<LightMyRequestResponse> {
   const opts: InjectOptions = typeof req === 'string' ? { url: req } : req;
   return app.inject({ ...opts, headers: { ...(opts.headers ?? {}), 'x-api-key': TEST_KEY } });
 }

@@ -37,7 +37,7 @@ describe('meteopunto ingest: usage', () => {
     const env = { METEOPUNTO_DATA: join(dir, 'usage') };
     expect(cli(['ingest'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/missing <product>/) });
     expect(cli(['ingest', 'nwp'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/no input files given/) });
-    expect(cli(['ingest', 'radar', 'x.grib'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown product 'radar' \(known: nwp, dem\)/) });
+    expect(cli(['ingest', 'radar', 'x.grib'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown product 'radar' \(known: nwp, dem, cams\)/) });
     expect(cli(['ingest', 'nwp', 'x.grib', '--colour'], env).code).toBe(2);
     expect(cli(['ingest', '--help'], env)).toMatchObject({ code: 0, stdout: expect.stringMatching(/usage: meteopunto ingest <product> <file>/) });
   });
@@ -121,7 +121,7 @@ describe('meteopunto start with tiles already present', () => {
       }
       expect(up).toBe(true);
       expect(stdout).not.toMatch(/building the SAMPLE dataset/);
-      expect(stdout).toMatch(/SERVING SAMPLE DATA for dem, nwp/);
+      expect(stdout).toMatch(/SERVING SAMPLE DATA for cams, dem, nwp/);
       const key = /demo API key \(business plan, shown once, stored hashed\): (mp_\w+)/.exec(stdout)?.[1] ?? '';
       expect(key).toMatch(/^mp_\w{40}$/);
       expect(readdirSync(data).join(' ')).not.toMatch(/key\.txt/);

@@ -70,7 +70,7 @@ describeShared('jobs CLI', () => {
         retry: { attempts: 2, backoffSeconds: 0.1 },
       }),
     );
-    Object.assign(process.env, { REDIS_URL: redisUrl, METEOPUNTO_DATA: root, MP_QUEUE_PREFIX: uniquePrefix() });
+    Object.assign(process.env, { REDIS_URL: redisUrl, METEOPUNTO_DATA: root, METEOPUNTO_QUEUE_PREFIX: uniquePrefix() });
     delete process.env.METEOPUNTO_JOBS_CONFIG;
     return async () => {
       await workers?.close(0);
@@ -82,7 +82,7 @@ describeShared('jobs CLI', () => {
 
   async function startWorker(syncSchedules = false): Promise<void> {
     const config = await loadJobsConfig(root);
-    workers = await startWorkers({ redisUrl, prefix: process.env.MP_QUEUE_PREFIX!, root, config, runIngest, logger: pino({ level: 'silent' }), syncSchedules });
+    workers = await startWorkers({ redisUrl, prefix: process.env.METEOPUNTO_QUEUE_PREFIX!, root, config, runIngest, logger: pino({ level: 'silent' }), syncSchedules });
   }
 
   it('enqueue follows the job to its end with progress, and a second enqueue of the run adds nothing', async () => {

@@ -149,7 +149,7 @@ describe('checksum files', () => {
   });
 });
 
-describe('README example: DWD ICON-EU open data (jobs/examples/dwd-icon-eu.jobs.json)', () => {
+describe('docs/jobs.md example: DWD ICON-EU open data (jobs/examples/dwd-icon-eu.jobs.json)', () => {
   it('loads, and expands to the files of the newest run (8 variables × 49 steps + orography)', async () => {
     const path = resolve(import.meta.dirname, '../../jobs/examples/dwd-icon-eu.jobs.json');
     const config = await loadJobsConfig('/data', { METEOPUNTO_JOBS_CONFIG: path });

@@ -55,7 +55,7 @@ describeShared('worker processes', () => {
     return path;
   }
   function worker(name: string): WorkerProcess {
-    const w = spawnWorker({ REDIS_URL: redisUrl, METEOPUNTO_DATA: root, MP_QUEUE_PREFIX: prefix }, ['--name', name]);
+    const w = spawnWorker({ REDIS_URL: redisUrl, METEOPUNTO_DATA: root, METEOPUNTO_QUEUE_PREFIX: prefix }, ['--name', name]);
     children.push(w);
     return w;
   }

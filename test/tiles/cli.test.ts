@@ -25,7 +25,7 @@ describe('meteopunto tiles', () => {
   beforeAll(async () => {
     await writeProductVersion(root, input('nwp', REGULAR, times, {
       temperature_2m: { units: '°C', precision: 0.01, values: analytic(REGULAR, times, temp) },
-      elevation: { units: 'm', precision: 0.1, static: true, values: analytic(REGULAR, [], (x, y) => 100 * y) },
+      elevation: { units: 'm', precision: 0.1, static: true, values: analytic(REGULAR, [], (_x, y) => 100 * y) },
     }));
     await writeProductVersion(root, input('cosmo', ROTATED, times, {
       temperature_2m: { units: '°C', precision: 0.01, values: analytic(ROTATED, times, temp) },

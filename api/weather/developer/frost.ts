@@ -1,5 +1,5 @@
 /**
- * `frost`: frost risk at the point (science/ frostRisk, README "Frost
+ * `frost`: frost risk at the point (science/ frostRisk, docs/science.md "Frost
  * method") from the altitude-corrected temperature, the relative humidity
  * kept by the correction (frost point), total cloud cover and 10 m wind
  * (ground cooling on clear, calm nights).

@@ -9,7 +9,7 @@
  * the science/ library); the UV index depends on the Sun, ozone and
  * cloud only. `comfort` and `uv_index` are always present (Developer and
  * above); `wbgt`, `frost` and `et0` when their group is selected. A field is
- * null when its inputs are missing there or the index is undefined (README
+ * null when its inputs are missing there or the index is undefined (docs/api.md
  * "Developer fields").
  */
 import type { FieldGroup } from '../../access/contract.js';

@@ -4,7 +4,7 @@
  * to be spread into the route's 200 schema beside the Free fields: every
  * property is optional there (a Free key's response has none of them); when
  * present, a field is an object or null (null: its inputs are missing or the
- * index is undefined there, README "Developer fields").
+ * index is undefined there, docs/api.md "Response (Developer fields)").
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { FROST_RISK_LEVELS, UTCI_CATEGORIES, UV_CATEGORIES, WBGT_RISK_LEVELS } from '../../../science/index.js';
@@ -53,7 +53,7 @@ export const WbgtSchema = Type.Object({
 });
 
 export const FrostSchema = Type.Object({
-  risk: oneOf(FROST_RISK_IDS, 'frost risk (README "Frost method")'),
+  risk: oneOf(FROST_RISK_IDS, 'frost risk (docs/science.md "Frost method")'),
   risk_it: Type.String({ description: 'Italian label of the risk' }),
   frost_point: NullableNumber('frost point (ice), °C; null without humidity'),
   ground_temperature: Type.Number({ description: 'estimated ground (grass) temperature, °C' }),

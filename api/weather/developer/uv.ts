@@ -20,7 +20,7 @@ import { DEVELOPER_DECIMALS } from './decimals.js';
 import { cosZenithAt, radiationMidpoint, value, type DeveloperInput } from './inputs.js';
 import type { UvIndexBody } from './schema.js';
 
-/** `source` values: stable strings, listed in the README. */
+/** `source` values: stable strings, listed in docs/api.md. */
 export const UV_SOURCES = {
   shortwave:
     'clear-sky UV index (Madronich 2007, NWP total ozone) × cloud modification from NWP shortwave radiation (GHI/GHI_clear, Haurwitz); no satellite UV product yet',

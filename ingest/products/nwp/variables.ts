@@ -60,14 +60,16 @@ export const NWP_VARIABLES = {
     longName: '10 metre U wind component', standardName: 'eastward_wind',
     names: ['10u', 'u10', 'u_10m', 'uas'],
     paramIds: [165],
-    standardNames: ['eastward_wind'],
+    standardNames: ['eastward_wind', 'x_wind', 'grid_eastward_wind'],
+    vector: { component: 'u', partner: 'wind_v_10m' },
   },
   wind_v_10m: {
     units: 'm/s', aggregation: 'instant', precision: 0.01, interpolation: 'linear', mask: 'any', block: 'base', heightM: 10,
     longName: '10 metre V wind component', standardName: 'northward_wind',
     names: ['10v', 'v10', 'v_10m', 'vas'],
     paramIds: [166],
-    standardNames: ['northward_wind'],
+    standardNames: ['northward_wind', 'y_wind', 'grid_northward_wind'],
+    vector: { component: 'v', partner: 'wind_u_10m' },
   },
   wind_gust_10m: {
     // ERA5 i10fg is instantaneous; 10fg / VMAX_10M are the maximum over the

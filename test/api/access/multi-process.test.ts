@@ -12,7 +12,7 @@ describe('two API processes sharing Redis', () => {
   const env: NodeJS.ProcessEnv = {
     REDIS_URL: process.env.REDIS_URL,
     METEOPUNTO_DATA: '',
-    MP_FLOOD_REFUSED_PER_MINUTE: '100000',
+    METEOPUNTO_FLOOD_REFUSED_PER_MINUTE: '100000',
   };
   let a: ApiProcess;
   let b: ApiProcess;

@@ -1,8 +1,8 @@
 /**
  * A real redis-server stopped while an API process serves: requests neither
  * hang nor fail with 500, the process stays up, quotas hold per process, and
- * it recovers when Redis returns. Decision (README): keep serving with the
- * in-memory insurance limiter; keys seen within MP_KEYS_STALE_IF_ERROR_S are
+ * it recovers when Redis returns. Decision (docs/access.md, "Redis outages"): keep serving with the
+ * in-memory insurance limiter; keys seen within METEOPUNTO_KEYS_STALE_IF_ERROR_S are
  * accepted from the local copy, others get 503 SERVICE_UNAVAILABLE.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ describe('Redis stopped while serving', () => {
 
   it('keeps answering, within bounded time, without 500s or a crash, and recovers', async () => {
     redis = await startRedisServer();
-    const env = { REDIS_URL: redis.url, METEOPUNTO_DATA: await withSampleTiles('mp-out-'), MP_FLOOD_REFUSED_PER_MINUTE: '100000' };
+    const env = { REDIS_URL: redis.url, METEOPUNTO_DATA: await withSampleTiles('mp-out-'), METEOPUNTO_FLOOD_REFUSED_PER_MINUTE: '100000' };
     api = await startApiProcess(env);
     const free = parseCreated((await runCli(['keys', 'create', '--plan', 'free'], env)).stdout);
     const dev = parseCreated((await runCli(['keys', 'create', '--plan', 'developer'], env)).stdout);

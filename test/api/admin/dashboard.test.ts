@@ -1,5 +1,5 @@
 /**
- * Bull Board at /admin/queues behind MP_ADMIN_TOKEN, mounted on the real
+ * Bull Board at /admin/queues behind METEOPUNTO_ADMIN_TOKEN, mounted on the real
  * app (buildApp) over a real Redis: 401 in the API's error shape without or
  * with a wrong token, 200 with it (header, or the browser cookie set by
  * ?token=), not mounted at all without a configured token.
@@ -42,7 +42,7 @@ describe('queue dashboard', () => {
       const res = await a.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(401);
       expect(res.headers['www-authenticate']).toBe('Bearer realm="meteopunto-admin"');
-      expect(res.json()).toEqual({ error: { code: 'MISSING_KEY', message: expect.stringContaining('Authorization: Bearer <MP_ADMIN_TOKEN>') } });
+      expect(res.json()).toEqual({ error: { code: 'MISSING_KEY', message: expect.stringContaining('Authorization: Bearer <METEOPUNTO_ADMIN_TOKEN>') } });
     }
     const wrong = await a.inject({ method: 'GET', url: '/admin/queues', headers: { authorization: 'Bearer not-the-token-at-all' } });
     expect(wrong.statusCode).toBe(401);

@@ -29,7 +29,7 @@ describe('weather.php Developer fields', () => {
       keys[plan] = k.key;
     }
     await store.close();
-    app = await buildApp({ dataDir: root, access: { env: { METEOPUNTO_DATA: root, MP_QUOTA_FREE_MINUTE: '1000', MP_QUOTA_FREE_DAY: '1000', MP_FLOOD_REFUSED_PER_MINUTE: '1000' } } });
+    app = await buildApp({ dataDir: root, access: { env: { METEOPUNTO_DATA: root, METEOPUNTO_QUOTA_FREE_MINUTE: '1000', METEOPUNTO_QUOTA_FREE_DAY: '1000', METEOPUNTO_FLOOD_REFUSED_PER_MINUTE: '1000' } } });
   });
   afterAll(async () => app?.close());
 

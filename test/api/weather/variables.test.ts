@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { freeVariablePlan } from '../../../api/weather/variables.js';
 
-const vars = (...names: string[]) => ({ variables: Object.fromEntries(names.map((n) => [n, { units: '', dtype: 'int16' as const }])) });
+const vars = (...names: string[]) => ({ variables: Object.fromEntries(names.map((n) => [n, { units: '', dtype: 'int16' as const, interpolation: 'linear' as const, mask: 'any' as const, block: 'base' }])) });
 
 describe('variables read per lookup', () => {
   it('reads the dew point (not RH) and the weather code, with the state only as a fallback', () => {

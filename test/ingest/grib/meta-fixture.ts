@@ -46,6 +46,7 @@ export function meta(over: Partial<GribMeta>): GribMeta {
     stepUnits: null,
     startStep: null,
     endStep: null,
+    uvRelativeToGrid: null,
   };
   return { ...empty, ...over };
 }

@@ -4,7 +4,7 @@
  * daily temperature and humidity over Italy (NaN over the sea) with cloud and
  * wind added give frost classes equal to the library's, NaN at sea.
  */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { assembleStack, toWriterInput } from '../../../ingest/assemble.js';
 import { frostRisk } from '../../../science/index.js';
 import { deriveIndices, FROST_RISK_CODES } from '../../../ingest/indices/index.js';

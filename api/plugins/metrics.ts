@@ -1,0 +1,72 @@
+/**
+ * `/metrics` in Prometheus text format (prom-client), on the API port, only
+ * for `Authorization: Bearer <METEOPUNTO_ADMIN_TOKEN>` (401 otherwise);
+ * not mounted at all without an operator token. One registry per app.
+ *
+ * Counted: requests by route and status, latency by route, quota refusals
+ * (429) by plan, tile cache hits, misses and bytes, and per published store
+ * its data age (now − publish time) and coverage end; plus the process
+ * metrics prom-client collects by default.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { inventory } from '../../tiles/inventory.js';
+
+export interface MetricsOptions {
+  token: string;
+  dataDir: string;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const d = (t: string) => createHash('sha256').update(t).digest();
+  return timingSafeEqual(d(a), d(b));
+}
+
+export async function registerMetrics(app: FastifyInstance, opts: MetricsOptions): Promise<void> {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'meteopunto_' });
+  const requests = new Counter({ name: 'meteopunto_http_requests_total', help: 'API requests by route and status', labelNames: ['route', 'status'], registers: [registry] });
+  const latency = new Histogram({
+    name: 'meteopunto_http_request_duration_seconds', help: 'API response time by route', labelNames: ['route'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry],
+  });
+  const refusals = new Counter({ name: 'meteopunto_quota_refusals_total', help: 'Requests refused for quota (429) by plan', labelNames: ['plan'], registers: [registry] });
+  const tiles = app.tiles;
+  new Gauge({ name: 'meteopunto_tile_cache_hits', help: 'Tile cache lookups answered from memory since start', registers: [registry], collect() { this.set(tiles.cacheStats().hits); } });
+  new Gauge({ name: 'meteopunto_tile_cache_misses', help: 'Tile blocks decoded from disk since start', registers: [registry], collect() { this.set(tiles.cacheStats().misses); } });
+  new Gauge({ name: 'meteopunto_tile_cache_bytes', help: 'Decoded bytes held in the tile cache', registers: [registry], collect() { this.set(tiles.cacheStats().bytes); } });
+  const age = new Gauge({ name: 'meteopunto_data_age_seconds', help: 'Seconds since the live version of each store was published', labelNames: ['store'], registers: [registry] });
+  new Gauge({
+    name: 'meteopunto_data_coverage_end_seconds', help: 'Last valid time of each store (Unix seconds)', labelNames: ['store'], registers: [registry],
+    collect() {
+      this.reset();
+      age.reset();
+      const now = Date.now();
+      for (const p of inventory(opts.dataDir)) {
+        for (const s of p.stores) {
+          if (!s.manifest) continue;
+          age.set({ store: s.key }, (now - Date.parse(s.manifest.published)) / 1000);
+          if (s.manifest.coverage) this.set({ store: s.key }, Date.parse(s.manifest.coverage.to) / 1000);
+        }
+      }
+    },
+  });
+
+  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (route === '/metrics') return;
+    requests.inc({ route, status: String(reply.statusCode) });
+    latency.observe({ route }, reply.elapsedTime / 1000);
+    const plan = (request as { access?: { plan?: string } | null }).access?.plan;
+    if (reply.statusCode === 429) refusals.inc({ plan: plan ?? 'unknown' });
+  });
+
+  app.get('/metrics', async (request, reply) => {
+    const m = /^Bearer\s+(.+)$/i.exec(request.headers.authorization?.trim() ?? '');
+    if (!m || !sameSecret(m[1]!, opts.token)) {
+      return reply.code(401).header('www-authenticate', 'Bearer realm="meteopunto-metrics"').send({ error: { code: m ? 'INVALID_KEY' : 'MISSING_KEY', message: 'metrics need Authorization: Bearer <METEOPUNTO_ADMIN_TOKEN>' } });
+    }
+    return reply.header('cache-control', 'no-store').type(registry.contentType).send(await registry.metrics());
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * GET /api/v1/widget.php: the embeddable weather box (interface spec 2.2,
+ * 4.2; docs/widget.md).
+ *
+ * The same request lifecycle as weather.php (api/routes/weather.ts): access
+ * in onRequest (key, widget-key origin), strict numbers and the schema
+ * (weather.php's lat/lon/alt), the San Marino plan rule, then the quota,
+ * then the base builder through the shared WeatherService, so the box shows
+ * the very values weather.php returns for the same point, plan and instant.
+ *
+ * Refusals and failures are rendered as a box with the reason in Italian,
+ * by this plugin's own error handler, with the HTTP status of the error.
+ * One exception, because browsers do not run a script served with an error
+ * status: in js mode, when the browser says it is loading a script
+ * (`Sec-Fetch-Dest: script`), the refusal is sent as 200 with the real status
+ * in `X-Meteopunto-Status` (and the code in `X-Meteopunto-Error`). The
+ * access layer's bookkeeping (refunds, flood guard) runs before that switch
+ * and sees the real status.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { assertPointAllowed } from '../access/gating.js';
+import { toApiFailure } from '../plugins/errors.js';
+import { strictQuery } from '../validation/strict-query.js';
+import { WEATHER_NUMBER_PARAMS, type FreeFields } from '../weather/schema.js';
+import { CONTENT_TYPE, renderRefusal, renderWidget } from '../widget/render.js';
+import { refusalReason } from '../widget/refusal.js';
+import { presentationOf, WidgetQuerySchema, type Presentation, type WidgetQuery } from '../widget/schema.js';
+import { iframeCsp } from '../widget/documents.js';
+import { widgetView } from '../widget/view.js';
+import { toObserveRequest } from './weather.js';
+
+export const WIDGET_PATH = '/api/v1/widget.php';
+
+/**
+ * How long browsers keep a served box, s. The values are interpolated
+ * linearly in time between hourly model steps and the box shows the time to
+ * the minute: ten minutes keeps a reload within a sixth of a step. A load
+ * answered from the browser's cache never reaches the server and uses no
+ * quota. `private`: a shared cache could not apply a widget key's origin rule.
+ */
+export const WIDGET_MAX_AGE_S = 600;
+
+const NO_GROUPS: ReadonlySet<never> = new Set();
+/** The base builder alone (one constant array: the service caches its selection by identity). */
+const ONLY_BASE: readonly string[] = ['base'];
+
+function fetchDest(request: FastifyRequest): string | undefined {
+  const d = request.headers['sec-fetch-dest'];
+  return typeof d === 'string' ? d : undefined;
+}
+
+/** Headers every widget answer carries. */
+function commonHeaders(reply: FastifyReply, p: Presentation): void {
+  reply.header('Content-Type', CONTENT_TYPE[p.mode]);
+  reply.header('X-Content-Type-Options', 'nosniff');
+  // The body depends on the mode, which may come from Sec-Fetch-Dest.
+  reply.header('Vary', 'Sec-Fetch-Dest, X-API-Key');
+  if (p.mode === 'js') reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
+}
+
+export default async function widgetRoutes(fastify: FastifyInstance): Promise<void> {
+  /** Requests whose refusal is sent as 200 (js mode to a browser's script loader). */
+  const scriptRefusals = new WeakSet<FastifyRequest>();
+
+  fastify.setErrorHandler(function widgetError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
+    const f = toApiFailure(error, request);
+    const p = presentationOf(request.query, fetchDest(request));
+    for (const [name, value] of Object.entries(f.headers)) reply.header(name, value);
+    commonHeaders(reply, p);
+    reply.header('Cache-Control', 'no-store');
+    reply.header('X-Meteopunto-Error', f.code);
+    // Refusals hold no data: any page may show them, so the reason is seen even where the origin is not allowed.
+    if (p.mode === 'iframe') reply.header('Content-Security-Policy', iframeCsp(p, undefined));
+    if (p.mode === 'js' && fetchDest(request) === 'script') scriptRefusals.add(request);
+    const body = renderRefusal({ status: f.status, code: f.code, message: f.message, reason: refusalReason(f) }, p);
+    return reply.code(f.status).send(body);
+  });
+
+  // Runs after the access plugin's onSend (parent hooks first), which must see the real status.
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    if (scriptRefusals.has(request)) {
+      reply.header('X-Meteopunto-Status', reply.statusCode);
+      reply.code(200);
+    }
+    return payload;
+  });
+
+  fastify.get<{ Querystring: WidgetQuery }>(
+    WIDGET_PATH,
+    {
+      schema: {
+        querystring: WidgetQuerySchema,
+        response: { '2xx': { type: 'string', description: 'mode=iframe: text/html page; mode=js: text/javascript' } },
+      },
+      config: { endpoint: 'widget' },
+      preValidation: strictQuery({ numbers: WEATHER_NUMBER_PARAMS }),
+    },
+    async function widget(this: FastifyInstance, request: FastifyRequest<{ Querystring: WidgetQuery }>, reply: FastifyReply): Promise<string> {
+      const q = request.query;
+      const access = request.access!;
+      assertPointAllowed(access.plan, q.lat, q.lon);
+      const req = toObserveRequest(q, access.plan, NO_GROUPS);
+      req.only = ONLY_BASE;
+      await this.consumeQuota(request, reply);
+      const fields = (this.weather.tryObserve(req) ?? (await this.weather.observe(req))) as FreeFields;
+      const p = presentationOf(q, fetchDest(request));
+      commonHeaders(reply, p);
+      reply.header('Cache-Control', `private, max-age=${WIDGET_MAX_AGE_S}`);
+      if (p.mode === 'iframe') reply.header('Content-Security-Policy', iframeCsp(p, access.origins));
+      return renderWidget(widgetView(fields, q.name), p);
+    },
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * Every environment variable Meteopunto reads: the one list that the loader
+ * validates, the docs table (docs/configuration.md) mirrors and a test keeps
+ * the two and the source in step (test/config/drift.test.ts).
+ *
+ * The service's own settings are `METEOPUNTO_*`; the older `MP_*` names are
+ * aliases for one release (a deprecation line is logged when one is used).
+ * Conventional names (PORT, HOST, REDIS_URL, LOG_LEVEL) stay as they are.
+ */
+
+/** How a value is checked at start-up. */
+export type VariableKind =
+  | { type: 'string' }
+  | { type: 'integer'; min: number; max?: number }
+  | { type: 'redis-url' }
+  | { type: 'log-level' }
+  | { type: 'domain' };
+
+export interface VariableSpec {
+  name: string;
+  /** Older names still accepted (deprecated). */
+  aliases?: readonly string[];
+  kind: VariableKind;
+  /** The default as documented ('' when unset means "not configured"). */
+  default: string;
+  description: string;
+  /** Who reads it: serve, ingest, worker, jobs, keys, bench. */
+  usedBy: string;
+}
+
+const int = (min: number, max?: number): VariableKind => (max === undefined ? { type: 'integer', min } : { type: 'integer', min, max });
+const str: VariableKind = { type: 'string' };
+
+/** `METEOPUNTO_<NAME>` with the `MP_<NAME>` alias of the first release. */
+function ours(name: string, kind: VariableKind, def: string, description: string, usedBy: string, alias = true): VariableSpec {
+  return { name: `METEOPUNTO_${name}`, ...(alias ? { aliases: [`MP_${name}`] } : {}), kind, default: def, description, usedBy };
+}
+
+const quota = (plan: string, day: number, minute: number): VariableSpec[] => [
+  ours(`QUOTA_${plan.toUpperCase()}_DAY`, int(1), String(day), `${plan} plan: requests per UTC day (resets 00:00 UTC)`, 'serve, keys'),
+  ours(`QUOTA_${plan.toUpperCase()}_MINUTE`, int(1), String(minute), `${plan} plan: requests per minute (a 60 s window from the first request)`, 'serve, keys'),
+];
+
+export const VARIABLES: readonly VariableSpec[] = Object.freeze([
+  { name: 'PORT', kind: int(0, 65535), default: '8080', description: 'HTTP port of `serve` and `start` (`--port` wins)', usedBy: 'serve, start' },
+  { name: 'HOST', kind: str, default: '127.0.0.1', description: 'address `serve` listens on (`--host` wins)', usedBy: 'serve' },
+  { name: 'LOG_LEVEL', kind: { type: 'log-level' }, default: 'info', description: 'pino log level of the server (fatal, error, warn, info, debug, trace, silent)', usedBy: 'serve' },
+  { name: 'REDIS_URL', kind: { type: 'redis-url' }, default: '', description: 'Redis for keys, quotas and job queues (`redis://` or `rediss://`); unset: embedded keys file and in-process quotas, no workers', usedBy: 'serve, keys, worker, jobs' },
+  ours('DATA', str, './data', 'data directory: tiles, keys.json, jobs.json, inbox', 'all', false),
+  ours('DOMAIN', { type: 'domain' }, '35,48,5,20.5', 'ingest crop box `<south>,<north>,<west>,<east>` in degrees; the API validates lat/lon by the interface whatever this says', 'ingest, worker', false),
+  ours('TILE_CACHE_MB', int(16), '', 'decoded tile cache of the server, MiB; unset: sized from the published stores (decoded size + 25 %, 256 MiB to half the memory)', 'serve', false),
+  ours('INDEX_WORKERS', int(0), '', 'worker threads computing the derived indices at ingest (0: on the main thread); unset: one per core, at most 4', 'ingest, worker', false),
+  ours('GRIB_PYTHON', str, '/usr/bin/python3', 'Python interpreter driving the ecCodes C library for GRIB decoding', 'ingest, worker', false),
+  ours('ECCODES_LIB', str, '', 'path of libeccodes.so for the GRIB bridge; unset: the system library', 'ingest, worker', false),
+  ours('JOBS_CONFIG', str, '', 'jobs configuration file; unset: `$METEOPUNTO_DATA/jobs.json`, else built-in inbox sources', 'worker, jobs', false),
+  ours('QUEUE_PREFIX', str, 'meteopunto', 'Redis key prefix of the job queues (deployments sharing one Redis use distinct prefixes)', 'worker, jobs, serve'),
+  ours('WORKER_CONCURRENCY', int(1), '1', 'ingest jobs one worker process runs at once (`--concurrency` wins)', 'worker'),
+  ours('HEADERS_TIMEOUT_MS', int(100), '10000', 'time a client has to send its request line and headers, ms (slow clients are cut off with 408)', 'serve', false),
+  ours('REQUEST_TIMEOUT_MS', int(100), '30000', 'time a client has to send its whole request, ms', 'serve', false),
+  ours('KEEP_ALIVE_TIMEOUT_MS', int(1000), '65000', 'idle keep-alive connections are closed after this, ms (keep it above the load balancer\'s idle timeout, 60 s on most)', 'serve', false),
+  ours('MAX_CONNECTIONS', int(1), '10000', 'open sockets the server accepts at once; more are closed at accept', 'serve', false),
+  ours('TRUST_PROXY', str, '', 'proxies in front of `serve` whose X-Forwarded-For is believed: `true` (any) or comma-separated addresses/CIDRs; unset: none (the flood guard then sees the proxy\'s address)', 'serve', false),
+  ours('ADMIN_TOKEN', str, '', 'operator token; with REDIS_URL, mounts the queue dashboard at /admin/queues', 'serve'),
+  ...quota('free', 50, 2),
+  ...quota('developer', 10_000, 60),
+  ...quota('business', 200_000, 600),
+  ours('FLOOD_REFUSED_PER_MINUTE', int(1), '30', 'refused requests (4xx other than 429) per minute per key, or per IP without a valid key, before 429', 'serve'),
+  ours('KEYS_STALE_IF_ERROR_S', int(0), '300', 'with Redis unreachable, a key verified within this many seconds is still accepted (0: refuse with 503)', 'serve'),
+  { name: 'BENCH_SECONDS', kind: int(1), default: '8', description: '`npm run bench`: measuring time per HTTP server, s', usedBy: 'bench' },
+  { name: 'BENCH_CONNECTIONS', kind: int(1), default: '32', description: '`npm run bench`: keep-alive connections of the load generator', usedBy: 'bench' },
+  { name: 'BENCH_PLANS', kind: str, default: 'business,free', description: '`npm run bench`: plans of the keys weather.php is measured with', usedBy: 'bench' },
+  { name: 'BENCH_PROFILE_DIR', kind: str, default: '', description: '`npm run bench`: write CPU profiles of the servers here', usedBy: 'bench' },
+]);
+
+const BY_NAME = new Map<string, VariableSpec>();
+for (const v of VARIABLES) {
+  BY_NAME.set(v.name, v);
+  for (const a of v.aliases ?? []) BY_NAME.set(a, v);
+}
+
+/** The declared variable a name (canonical or alias) belongs to. */
+export function variableSpec(name: string): VariableSpec | undefined {
+  return BY_NAME.get(name);
+}
