@@ -18,6 +18,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, type ApiErrorCode, type ErrorBody } from '../errors.js';
 import { TileError } from '../../tiles/types.js';
 import { validationMessage } from '../validation/messages.js';
+import { redactKeys } from '../log-redaction.js';
 
 /** The body for a status and code. */
 export function errorBody(code: ApiErrorCode, message: string): ErrorBody {
@@ -31,7 +32,7 @@ function fromTileError(err: TileError): ApiError {
 }
 
 function send(reply: FastifyReply, status: number, code: ApiErrorCode, message: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(code, message));
+  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(code, redactKeys(message)));
 }
 
 /** An error as the client receives it. */
