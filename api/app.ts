@@ -13,6 +13,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { TileStore } from '../tiles/reader.js';
 import errorsPlugin from './plugins/errors.js';
 import timingPlugin from './plugins/timing.js';
+import securityHeaders from './plugins/security-headers.js';
 import tilesPlugin from './plugins/tiles.js';
 import weatherPlugin from './plugins/weather.js';
 import accessPlugin, { type AccessPluginOptions } from './access/plugin.js';
@@ -70,6 +71,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', requireHost);
   registerApiVersion(app);
   await app.register(timingPlugin);
+  await app.register(securityHeaders);
   await app.register(errorsPlugin);
   await app.register(tilesPlugin, { dataDir: opts.dataDir, ...(opts.tiles ? { tiles: opts.tiles } : {}) });
   await app.register(weatherPlugin, { dataDir: opts.dataDir, ...(opts.clock ? { clock: opts.clock } : {}) });
