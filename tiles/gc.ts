@@ -10,6 +10,11 @@
  *   it is deleted once the mark is older than the grace period, so a reader
  *   that resolved the old manifest just before the switch (readers re-check
  *   every second) can finish its reads. Default grace: {@link DEFAULT_GRACE_MS}.
+ * - Retired versions are also bounded by count ({@link MAX_RETIRED}) and by
+ *   size ({@link MAX_RETIRED_SIZE_FACTOR} × the live version's): repeated
+ *   publishes within the grace period would otherwise pile up (17 × 149 MB
+ *   in four minutes was seen). Beyond the bounds the oldest go first, but
+ *   never before {@link MIN_RETIRED_MS}, still far above the readers' re-check.
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -24,8 +29,17 @@ export const STALE_TEMP_MS = 15 * 60_000;
 /** Retired versions stay this long after being marked: far above the readers' 1 s manifest re-check. */
 export const DEFAULT_GRACE_MS = 10 * 60_000;
 
+/** Retired versions kept at most (beyond it the oldest are removed once MIN_RETIRED_MS old). */
+export const MAX_RETIRED = 3;
+/** Retired versions may take at most this many times the live version's size on disk. */
+export const MAX_RETIRED_SIZE_FACTOR = 3;
+/** No retired version is removed sooner than this after its mark: 10 × the readers' manifest re-check. */
+export const MIN_RETIRED_MS = 10_000;
+
 export interface GcOptions {
   graceMs?: number;
+  maxRetired?: number;
+  maxRetiredSizeFactor?: number;
   staleTempMs?: number;
   now?: number;
 }
@@ -120,5 +134,43 @@ export async function collectGarbage(productDir: string, opts: GcOptions = {}): 
       report.removedVersions.push(name);
     }
   }
+  await boundRetired(productDir, current, now, opts, report);
   return report;
+}
+
+async function dirBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const p = join(dir, e.name);
+    total += e.isDirectory() ? await dirBytes(p) : ((await stat(p).catch(() => null))?.size ?? 0);
+  }
+  return total;
+}
+
+/** Removes the oldest retired versions beyond the count and size bounds (each at least MIN_RETIRED_MS after its mark). */
+async function boundRetired(productDir: string, current: string | null, now: number, opts: GcOptions, report: GcReport): Promise<void> {
+  if (current === null) return;
+  const maxCount = opts.maxRetired ?? MAX_RETIRED;
+  const maxBytes = (opts.maxRetiredSizeFactor ?? MAX_RETIRED_SIZE_FACTOR) * (await dirBytes(join(productDir, current)));
+  const retired: { name: string; markedAt: number; bytes: number }[] = [];
+  for (const name of await readdir(productDir).catch(() => [] as string[])) {
+    if (!VERSION_NAME.test(name) || name === current) continue;
+    const markedAt = await mtimeMs(retiredMarker(productDir, name));
+    if (markedAt !== null) retired.push({ name, markedAt, bytes: await dirBytes(join(productDir, name)) });
+  }
+  // Most recently retired first: marks are written as versions are replaced (names share a stamp within a second).
+  retired.sort((a, b) => b.markedAt - a.markedAt || b.name.localeCompare(a.name));
+  let kept = 0;
+  let keptBytes = 0;
+  for (const r of retired) {
+    const within = kept < maxCount && keptBytes + r.bytes <= maxBytes;
+    if (within || now - r.markedAt < MIN_RETIRED_MS || currentVersion(productDir) === r.name) {
+      kept++;
+      keptBytes += r.bytes;
+      continue;
+    }
+    await rm(join(productDir, r.name), { recursive: true, force: true });
+    await unlink(retiredMarker(productDir, r.name)).catch(() => undefined);
+    report.removedVersions.push(r.name);
+  }
 }

@@ -199,3 +199,23 @@ describe('clean-up', () => {
     expect(temps(dir)).toEqual([]);
   });
 });
+
+describe('retired versions are bounded by count and size, not only by time', () => {
+  it('eight publishes within the grace period leave the live version and the three newest retired ones', async () => {
+    const root = tempRoot('bound');
+    const published: string[] = [];
+    for (let k = 1; k <= 8; k++) published.push((await writeProductVersion(root, constantInput('nwp', k))).version);
+    const dir = productDir(root, 'nwp');
+    // Right after the publishes the retired versions are younger than the 10 s floor: kept (all 8 unless the machine took > 10 s).
+    expect(versions(dir).length).toBeGreaterThanOrEqual(4);
+    // A minute later (far inside the 10 min grace) the count bound applies.
+    const report = await collectGarbage(dir, { now: Date.now() + 60_000 });
+    expect(report.removedVersions.every((v) => published.slice(0, 4).includes(v))).toBe(true);
+    expect(versions(dir).sort()).toEqual(published.slice(4).sort());
+    expect(readManifestSync(dir)!.version).toBe(published[7]);
+    // The size bound: at most one live version's size in retired versions leaves one.
+    await collectGarbage(dir, { now: Date.now() + 60_000, maxRetiredSizeFactor: 1 });
+    expect(versions(dir).sort()).toEqual(published.slice(6).sort());
+    expect((await new TileStore(root).sample('nwp', 38, 10, T0)).values).toEqual({ temperature_2m: 8, elevation: -8 });
+  });
+});
