@@ -9,6 +9,8 @@
 import { basename } from 'node:path';
 import type { GridDef } from '../geo/grid.js';
 import { writeProductVersion } from '../tiles/writer.js';
+import type { PublishResult } from '../tiles/types.js';
+import { publishYears } from './products/reanalysis/years.js';
 import { assembleStack, toWriterInput } from './assemble.js';
 import { deriveIndices } from './indices/index.js';
 import { IngestError, type IngestProgress, type IngestRequest, type IngestResult } from './ingest-types.js';
@@ -44,6 +46,8 @@ export interface IngestReport extends IngestResult {
   skipped: SkippedField[];
   /** Derivations and assumptions made (dew point from humidity, DEM fallback, ...). */
   notes: string[];
+  /** Period products: each year published (its store after the merge with what it held). */
+  periods?: { period: string; version: string; from: string; to: string; times: number }[];
 }
 
 /** Fractions of the whole run at which each stage starts (reading dominates). */
@@ -89,9 +93,10 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
 
   // write + publish (atomic: the writer renames the manifest last)
   const newestRun = selection.fields.reduce((m, f) => Math.max(m, f.referenceTime.getTime()), -Infinity);
+  const model = req.source?.model ?? product.model?.(req.files);
   const source = {
     files: names,
-    ...(req.source?.model ? { model: req.source.model } : {}),
+    ...(model ? { model } : {}),
     ...(req.source?.run ? { run: req.source.run } : Number.isFinite(newestRun) ? { run: new Date(newestRun).toISOString() } : {}),
     ...(req.source?.sample ? { sample: true } : {}),
     ...(req.source?.note ? { note: req.source.note } : {}),
@@ -110,13 +115,28 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
   if (carried) notes.push(carried);
   req.signal?.throwIfAborted();
   progress('write', STAGE_START.write, `writing ${Object.keys(input.variables).length} variables × ${input.times.length} times`);
-  const published = await writeProductVersion(req.root, input);
+  let published: PublishResult;
+  let periods: IngestReport['periods'];
+  if (product.layout === 'periods') {
+    // One store per UTC year, each merged with what it holds and published on its own.
+    const span = STAGE_START.publish - STAGE_START.write;
+    const years = await publishYears(req.root, product, input, {
+      ...(req.signal ? { signal: req.signal } : {}),
+      onYear: (y, k, n) => progress('write', STAGE_START.write + span * (k / n), `writing ${product.name}/${y} (${k + 1}/${n})`),
+    });
+    notes.push(...years.notes);
+    periods = years.results.map((r) => ({ period: r.manifest.period!, version: r.version, from: r.manifest.coverage!.from, to: r.manifest.coverage!.to, times: r.manifest.times.length }));
+    published = years.results[years.results.length - 1]!;
+  } else {
+    published = await writeProductVersion(req.root, input);
+  }
   progress('publish', STAGE_START.publish, `published ${published.product} ${published.version}`);
 
   const times = input.times;
   return {
     product: product.name,
     version: published.version,
+    ...(periods ? { periods } : {}),
     ...(times.length > 0 ? { from: times[0]!.toISOString(), to: times[times.length - 1]!.toISOString() } : {}),
     times: times.length,
     variables: Object.keys(input.variables).sort(),

@@ -67,6 +67,8 @@ export interface Product {
    * standard_name (dem: a single unnamed field of a file given as a DEM).
    */
   fallback?(fieldsOfOneFile: readonly SourceField[]): FallbackMatch | null;
+  /** The source model recorded in the manifest when the operator names none (reanalysis: ERA5 or 20CRv3, from the file names). */
+  model?(files: readonly string[]): string;
 }
 
 /** Look a variable up in the product's tables (stored first, then auxiliary). */

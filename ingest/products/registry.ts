@@ -4,11 +4,13 @@ import { camsProduct } from './cams/index.js';
 import { demProduct } from './dem/index.js';
 import { nwpProduct } from './nwp/index.js';
 import type { Product } from './product.js';
+import { reanalysisProduct } from './reanalysis/index.js';
 
 export const PRODUCTS: Readonly<Record<string, Product>> = {
   nwp: nwpProduct,
   dem: demProduct,
   cams: camsProduct,
+  reanalysis: reanalysisProduct,
 };
 
 /** The product called `name`; IngestError listing the known ones otherwise. */
