@@ -22,8 +22,18 @@ const ELEVATION = ['elevation'] as const;
 const plans = new WeakMap<Manifest, VariablePlan & { resolution: string }>();
 function planOf(m: Manifest): VariablePlan & { resolution: string } {
   let p = plans.get(m);
-  if (!p) plans.set(m, (p = { ...freeVariablePlan(m), resolution: describeResolution(m.grid) }));
+  if (!p) plans.set(m, (p = { ...freeVariablePlan(m), resolution: m.layout === 'periods' ? describePeriodSource(m) : describeResolution(m.grid) }));
   return p;
+}
+
+/**
+ * A reanalysis year is named by its source and native spacing in degrees, as
+ * the reanalyses publish it ("ERA5 0.25°", "20CRv3 1°"): temperature_source
+ * then reads "reanalysis ERA5 0.25° bilinear, …".
+ */
+function describePeriodSource(m: Manifest): string {
+  const deg = m.grid.kind === 'regular_ll' ? `${+m.grid.dy.toFixed(4)}°` : describeResolution(m.grid);
+  return m.source.model ? `${m.source.model} ${deg}` : deg;
 }
 
 export const baseBuilder: FieldBuilder = {

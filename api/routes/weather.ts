@@ -18,6 +18,8 @@ import { DECIMALS, roundTo } from '../weather/precision.js';
 import { elapsedMs } from '../plugins/timing.js';
 import { assertPointAllowed, assertTimeAllowed, resolveFields } from '../access/gating.js';
 import type { FieldGroup, Plan } from '../access/contract.js';
+import { ApiError } from '../errors.js';
+import { HISTORY_START_ISO, HISTORY_START_MS } from '../../tiles/history-start.js';
 
 export const WEATHER_PATH = '/api/v1/weather.php';
 
@@ -46,6 +48,9 @@ export default async function weatherRoutes(fastify: FastifyInstance): Promise<v
       if (q.time !== undefined) assertTimeAllowed(plan);
       assertPointAllowed(plan, q.lat, q.lon);
       const req = toObserveRequest(q, plan, groups);
+      if (req.timeMs !== undefined && req.timeMs < HISTORY_START_MS) {
+        throw new ApiError('INVALID_PARAMETER', `time: history starts at ${HISTORY_START_ISO} UTC (got ${q.time})`);
+      }
       await this.consumeQuota(request, reply);
       const body = (this.weather.tryObserve(req) ?? (await this.weather.observe(req))) as WeatherResponse;
       // The assembled object is ours: extend it rather than copy it (hot path).

@@ -17,11 +17,12 @@ import { sameGrid } from '../../../geo/grid.js';
 import { openLiveVersion, readFieldSteps } from '../../../tiles/field-reader.js';
 import type { ProductVersionInput, PublishResult, VariableInput } from '../../../tiles/types.js';
 import { writeProductVersion } from '../../../tiles/writer.js';
+import { HISTORY_START_YEAR } from '../../../tiles/history-start.js';
 import { IngestError } from '../../ingest-types.js';
 import type { Product } from '../product.js';
 
-/** Earliest time the service answers from reanalysis (docs/history.md). */
-export const FIRST_YEAR = 1920;
+/** Earliest year the service answers from reanalysis (docs/history.md). */
+export const FIRST_YEAR = HISTORY_START_YEAR;
 
 /** The part of `input` in each UTC year, years ascending (statics go to every year). */
 export function splitByYear(input: ProductVersionInput): Map<number, ProductVersionInput> {
