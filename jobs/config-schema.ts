@@ -85,9 +85,19 @@ export const ProductJobsSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** A reanalysis backfill source: per-year URL templates (`{yyyy}` is the year), e.g. NOAA PSL's 20CRv3 files (docs/history.md). */
+export const BackfillSourceSchema = Type.Object(
+  {
+    model: Type.Optional(Type.String({ description: 'source named in the manifest and temperature_source (default ERA5 / 20CRv3)' })),
+    source: HttpSourceSchema,
+  },
+  { additionalProperties: false },
+);
+
 export const JobsConfigSchema = Type.Object(
   {
     products: Type.Record(Type.String({ pattern: '^[a-z0-9_-]+$' }), ProductJobsSchema),
+    backfill: Type.Optional(Type.Object({ era5: Type.Optional(BackfillSourceSchema), '20crv3': Type.Optional(BackfillSourceSchema) }, { additionalProperties: false })),
     retry: Type.Optional(
       Type.Object(
         {
@@ -121,3 +131,4 @@ export type InboxSourceConfig = Static<typeof InboxSourceSchema>;
 export type AdsSourceConfig = Static<typeof AdsSourceSchema>;
 export type ProductJobsConfig = Static<typeof ProductJobsSchema>;
 export type JobsConfigFile = Static<typeof JobsConfigSchema>;
+export type BackfillSourceConfig = Static<typeof BackfillSourceSchema>;

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
-import { JobsConfigSchema, type JobsConfigFile, type ProductJobsConfig, type RunConfig } from './config-schema.js';
+import { JobsConfigSchema, type BackfillSourceConfig, type JobsConfigFile, type ProductJobsConfig, type RunConfig } from './config-schema.js';
 import { checkTemplate, usesStep } from './sources/url-template.js';
 import { parseSteps } from './sources/steps.js';
 import { processEnv } from '../config/process-env.js';
@@ -27,6 +27,8 @@ export interface JobsConfig {
   /** File the configuration came from; null for the built-in defaults. */
   path: string | null;
   products: Record<string, ProductJobsConfig>;
+  /** Reanalysis backfill sources by name (`meteopunto backfill reanalysis --source`); absent when not configured. */
+  backfill: { era5?: BackfillSourceConfig; '20crv3'?: BackfillSourceConfig };
   retry: { attempts: number; backoffMs: number };
   keepCompletedSeconds: number;
   keepFailedSeconds: number;
@@ -83,11 +85,11 @@ export function parseJobsConfig(json: unknown, path: string | null): JobsConfig 
     throw new JobsConfigError(`${where}: ${at}: ${first?.message ?? 'does not match the schema'}`);
   }
   for (const [name, product] of Object.entries(json.products)) checkProduct(where, name, product);
+  for (const [name, b] of Object.entries(json.backfill ?? {})) if (b) checkProduct(where, name, { source: b.source }, `${where}: /backfill/${name}`);
   return resolveConfig(json, path);
 }
 
-function checkProduct(where: string, name: string, p: ProductJobsConfig): void {
-  const at = `${where}: /products/${name}`;
+function checkProduct(where: string, name: string, p: ProductJobsConfig, at = `${where}: /products/${name}`): void {
   if (p.schedule) {
     const kinds = [p.schedule.cron, p.schedule.everySeconds].filter((v) => v !== undefined).length;
     if (kinds !== 1) throw new JobsConfigError(`${at}/schedule: give exactly one of cron, everySeconds`);
@@ -121,6 +123,7 @@ function resolveConfig(file: JobsConfigFile, path: string | null): JobsConfig {
   return {
     path,
     products: file.products,
+    backfill: file.backfill ?? {},
     retry: {
       attempts: file.retry?.attempts ?? 5,
       backoffMs: Math.round((file.retry?.backoffSeconds ?? 30) * 1000),

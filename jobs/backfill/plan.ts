@@ -1,0 +1,49 @@
+/**
+ * A reanalysis backfill as jobs: one ingest job per year on the ingest queue
+ * (the same processor as every ingest: download through the HTTP source,
+ * read, publish the year atomically). The id is `reanalysis@<year>`, so any
+ * number of operators and workers on any number of machines share the work
+ * and a year is enqueued once; a year already published is skipped unless
+ * forced. A worker killed mid-year publishes nothing for it: BullMQ's stalled
+ * check hands the job to another worker, which starts the year again
+ * (completed downloads are kept).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { productDir } from '../../config/paths.js';
+import { MANIFEST_FILE } from '../../tiles/layout.js';
+import type { JobsConfig } from '../config.js';
+import { JobsConfigError } from '../config.js';
+import { configuredIngestJob, ingestJobId } from '../ingest-job.js';
+import type { IngestJobData } from '../job-types.js';
+
+export const BACKFILL_PRODUCT = 'reanalysis';
+export type BackfillSource = 'era5' | '20crv3';
+/** ERA5 starts in 1940; before it the 20th Century Reanalysis (docs/history.md). */
+export const ERA5_FIRST_YEAR = 1940;
+const DEFAULT_MODEL: Record<BackfillSource, string> = { era5: 'ERA5', '20crv3': '20CRv3' };
+
+/** `auto`: ERA5 from 1940, 20CRv3 before. */
+export function sourceForYear(year: number, pick: BackfillSource | 'auto'): BackfillSource {
+  return pick === 'auto' ? (year >= ERA5_FIRST_YEAR ? 'era5' : '20crv3') : pick;
+}
+
+export function backfillJobId(year: number): string {
+  return ingestJobId(BACKFILL_PRODUCT, String(year));
+}
+
+export function isYearPublished(root: string, year: number): boolean {
+  return existsSync(join(productDir(root, `${BACKFILL_PRODUCT}/${year}`), MANIFEST_FILE));
+}
+
+/** The job of one year from the configured source's URL templates (`{yyyy}` = the year). */
+export function backfillJob(root: string, config: JobsConfig, year: number, source: BackfillSource): { id: string; data: IngestJobData } {
+  const b = config.backfill[source];
+  if (!b) throw new JobsConfigError(`no backfill source '${source}' in ${config.path ?? 'the built-in jobs config'}: add "backfill": {"${source}": {"source": {"kind": "http", "urls": [...]}}} (docs/history.md)`);
+  const { data } = configuredIngestJob(root, BACKFILL_PRODUCT, { model: b.model ?? DEFAULT_MODEL[source], source: b.source }, {
+    run: new Date(Date.UTC(year, 0, 1)),
+    now: new Date(),
+    trigger: 'operator',
+  });
+  return { id: backfillJobId(year), data };
+}
