@@ -8,8 +8,8 @@
 import type { BackfillSource } from './plan.js';
 
 export interface SourceShape {
-  /** Grid spacing, degrees. */
-  stepDeg: number;
+  /** Cells of the Italy crop (METEOPUNTO_DOMAIN default) as ingest makes it: ERA5 0.25° 67 × 57, 20CRv3 1° 21 × 18. */
+  cells: number;
   /** Time steps per (non-leap) year. */
   stepsPerYear: number;
   /** Variables stored. */
@@ -18,17 +18,13 @@ export interface SourceShape {
 
 /** ERA5: hourly 0.25°, the ten canonical variables + orography; 20CRv3: 3-hourly 1°, seven (no gust, cloud, precipitation, radiation). */
 export const SHAPES: Record<BackfillSource, SourceShape> = {
-  era5: { stepDeg: 0.25, stepsPerYear: 8760, variables: 10 },
-  '20crv3': { stepDeg: 1, stepsPerYear: 2920, variables: 7 },
+  era5: { cells: 67 * 57, stepsPerYear: 8760, variables: 10 },
+  '20crv3': { cells: 21 * 18, stepsPerYear: 2920, variables: 7 },
 };
-
-/** Italy's box (geo/regions, ingest domain): 6–19° E, 35–48° N. */
-const DOMAIN_DEG = { lon: 13, lat: 13 };
 
 export function yearBytes(source: BackfillSource): number {
   const s = SHAPES[source];
-  const cells = (Math.floor(DOMAIN_DEG.lon / s.stepDeg) + 2) * (Math.floor(DOMAIN_DEG.lat / s.stepDeg) + 2);
-  return cells * s.stepsPerYear * s.variables * 2;
+  return s.cells * s.stepsPerYear * s.variables * 2;
 }
 
 export function humanBytes(n: number): string {
