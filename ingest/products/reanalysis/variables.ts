@@ -31,6 +31,9 @@ export const REANALYSIS_VARIABLES = {
   cloud_cover: withNames(N.cloud_cover, ['tcdc', 'total_cloud_cover']),
   precipitation: withNames(N.precipitation, ['total_precipitation']),
   shortwave_radiation: withNames(N.shortwave_radiation, ['surface_solar_radiation_downwards']),
+  // With these two (ERA5 fdir, strd) the precomputed indices (UTCI, WBGT, ET0) exist for ERA5 years.
+  direct_radiation: withNames(N.direct_radiation, ['total_sky_direct_solar_radiation_at_surface']),
+  longwave_radiation: withNames(N.longwave_radiation, ['surface_thermal_radiation_downwards']),
   elevation: withNames(N.elevation, ['geopotential']),
 } as const satisfies Record<string, StoredVariableSpec>;
 

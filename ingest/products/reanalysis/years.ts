@@ -19,6 +19,7 @@ import type { ProductVersionInput, PublishResult, VariableInput } from '../../..
 import { writeProductVersion } from '../../../tiles/writer.js';
 import { HISTORY_START_YEAR } from '../../../tiles/history-start.js';
 import { IngestError } from '../../ingest-types.js';
+import { deriveIndices } from '../../indices/index.js';
 import type { Product } from '../product.js';
 
 /** Earliest year the service answers from reanalysis (docs/history.md). */
@@ -98,7 +99,8 @@ function metaOf(spec: Product['variables'][string]): Omit<VariableInput, 'values
 
 /**
  * Publish every year of `input`: merge, derive what the merge makes derivable
- * (dew point once temperature and humidity meet), write. One lock per year.
+ * (dew point once temperature and humidity meet, the precomputed indices),
+ * write. One lock per year.
  */
 export async function publishYears(
   root: string,
@@ -122,6 +124,11 @@ export async function publishYears(
       const note = await mergeWithPublished(root, product, year);
       if (note) notes.push(note);
       notes.push(...completeMerged(product, year));
+      // The Developer indices (UTCI, WBGT, UV, frost, ET0) precomputed on the merged year, as for the forecast:
+      // the API reads them from the same store as the base fields. Only those whose inputs the year holds.
+      const indices = await deriveIndices({ grid: year.grid, times: year.times, variables: year.variables }, { ...(opts.signal ? { signal: opts.signal } : {}), onNote: (m) => notes.push(m) });
+      Object.assign(year.variables, indices);
+      if (Object.keys(indices).length) notes.push(`${year.meta!.period}: indices ${Object.keys(indices).sort().join(', ')}`);
       results.push(await writeProductVersion(root, year));
     } finally {
       await release();
