@@ -1,0 +1,73 @@
+/**
+ * Product `reanalysis` (issue 13): files split by UTC year, each year merged
+ * with what is published for it, one source per year. Input: the NOAA PSL
+ * 20CRv3 layout written by netCDF4-python (test/api/history/fixtures/
+ * write_20crv3.py) across New Year 1925/1926; expected values read back from
+ * the same files with netCDF4-python (bilinear at a point on a grid node
+ * row, so the reader's bilinear is checked too).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIngest } from '../../../ingest/pipeline.js';
+import { TileStore } from '../../../tiles/reader.js';
+
+const FIXTURES = join(import.meta.dirname, '..', '..', 'api', 'history', 'fixtures');
+const py = (script: string, req: unknown): unknown =>
+  JSON.parse(execFileSync('/usr/bin/python3', [join(FIXTURES, script), JSON.stringify(req)], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+const ROME = { lat: 41.9, lon: 12.5 };
+
+describe('reanalysis ingest: one store per year, merged', () => {
+  const files = mkdtempSync(join(tmpdir(), 'mp-20cr-years-'));
+  const root = mkdtempSync(join(tmpdir(), 'mp-rean-'));
+  const f = (n: string) => join(files, n);
+  beforeAll(() => {
+    // 1925-12-31 and 1926-01-01, 3-hourly: the year-1925 files hold both days here.
+    py('write_20crv3.py', { dir: files, year: 1925, first_day: '12-31', days: 2 });
+  });
+  afterAll(() => {
+    rmSync(files, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('splits by UTC year; a second run with other variables merges into both years', async () => {
+    const first = await runIngest({ root, product: 'reanalysis', files: [f('air.2m.1925.nc'), f('hgt.sfc.nc')] });
+    expect(first.periods!.map((p) => [p.period, p.times, p.from, p.to])).toEqual([
+      ['1925', 8, '1925-12-31T00:00:00.000Z', '1925-12-31T21:00:00.000Z'],
+      ['1926', 8, '1926-01-01T00:00:00.000Z', '1926-01-01T21:00:00.000Z'],
+    ]);
+    const second = await runIngest({ root, product: 'reanalysis', files: [f('rhum.2m.1925.nc'), f('prmsl.1925.nc')] });
+    expect(second.notes.some((n) => n.startsWith('reanalysis/1925: merged with'))).toBe(true);
+    // Temperature and humidity met in the merge: dew point derived there.
+    expect(second.notes).toContain('1926: dew_point_2m derived from temperature_2m and relative_humidity_2m (Magnus, Alduchov & Eskridge 1996)');
+    const index = JSON.parse(readFileSync(join(root, 'tiles', 'reanalysis', 'index.json'), 'utf8'));
+    expect(Object.keys(index.periods)).toEqual(['1925', '1926']);
+    for (const year of ['1925', '1926']) {
+      const m = JSON.parse(readFileSync(join(root, 'tiles', 'reanalysis', year, 'current.json'), 'utf8'));
+      expect(Object.keys(m.variables).sort()).toEqual(['dew_point_2m', 'elevation', 'pressure_msl', 'relative_humidity_2m', 'temperature_2m']);
+      expect(m.source.model).toBe('20CRv3');
+      expect(m.source.files).toEqual(['air.2m.1925.nc', 'hgt.sfc.nc', 'rhum.2m.1925.nc', 'prmsl.1925.nc']);
+    }
+    // Values kept through the merge: the first run's temperature, the second's pressure.
+    const [airK, prmslPa] = py('era5_reference.py', {
+      cmd: 'points',
+      queries: [
+        { kind: 'nc', file: f('air.2m.1925.nc'), var: 'air', ...ROME, times: ['1926-01-01T06:00'], weights: [1] },
+        { kind: 'nc', file: f('prmsl.1925.nc'), var: 'prmsl', ...ROME, times: ['1926-01-01T06:00'], weights: [1] },
+      ],
+    }) as number[];
+    const store = new TileStore(root, { manifestCheckMs: 0 });
+    const s = await store.sample('reanalysis/1926', ROME.lat, ROME.lon, Date.UTC(1926, 0, 1, 6));
+    expect(s.values.temperature_2m! - (airK! - 273.15)).toBeCloseTo(0, 2);
+    expect(s.values.pressure_msl! - prmslPa! / 100).toBeCloseTo(0, 2);
+  }, 60_000);
+
+  it('one source per year: the same year from another reanalysis is refused, nothing published', async () => {
+    const before = JSON.parse(readFileSync(join(root, 'tiles', 'reanalysis', '1925', 'current.json'), 'utf8')).version;
+    await expect(runIngest({ root, product: 'reanalysis', files: [f('uwnd.10m.1925.nc'), f('vwnd.10m.1925.nc')], source: { model: 'ERA5' } }))
+      .rejects.toThrow(/reanalysis\/1925 holds 20CRv3, these files ERA5: one year holds one source/);
+    expect(JSON.parse(readFileSync(join(root, 'tiles', 'reanalysis', '1925', 'current.json'), 'utf8')).version).toBe(before);
+  });
+});
