@@ -9,35 +9,17 @@
  * grib_get_data on the files' own coordinates
  * (fixtures/marine_reference.py), never from the code under test.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MARINE_SEARCH_RADIUS_KM } from '../../../ingest/products/marine/index.js';
 import { TileStore } from '../../../tiles/reader.js';
-import { dataFile, describeShared } from '../../support/shared-data.js';
+import { describeShared } from '../../support/shared-data.js';
+import { marineReference, SST_FILE, SST_TIME, WAVES_FILE, WAVES_TIME, type MarineRef } from './marine-reference.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-export const SST_FILE = dataFile('med-sst-l4-rep/20250709000000-GOS-L4_GHRSST-SSTfnd-OISST_HR_REP-MED-v02.0-fv03.0.nc');
-export const WAVES_FILE = dataFile('adriatic-waves/test.grib1');
-export const SST_TIME = '2025-07-09T00:00:00Z';
-export const WAVES_TIME = '2007-07-08T13:00:00Z';
-
-export interface MarineRef {
-  lat: number;
-  lon: number;
-  /** Per neighbour (SW, SE, NW, NE): has a value (sea). */
-  sea: boolean[];
-  /** Bilinear over the sea neighbours, weights renormalised; null when none is sea. */
-  bilinear_sea: number | null;
-  sea_within_radius: { distance_km: number; value: number }[];
-}
-
-export function marineReference(req: Record<string, unknown>): MarineRef[] {
-  const out = execFileSync('/usr/bin/python3', [join(import.meta.dirname, 'fixtures', 'marine_reference.py'), JSON.stringify(req)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return JSON.parse(out) as MarineRef[];
-}
 
 function cli(args: string[], data: string): string {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args], {
