@@ -7,13 +7,15 @@
  *
  * Any subset is a valid input (an SST file alone, a wave file alone); what a
  * source lacks is absent from the store and null in the response. A store
- * has one grid (products/grid-choice.ts): SST and waves on different grids
- * given together keep the grid with more variables and report the others
- * as dropped (docs/coastal.md).
+ * has one grid: SST and waves on different grids given together keep the
+ * grid with more variables and the others are resampled onto it over their
+ * sea cells (products/resample.ts); a daily SST is held over its day on an
+ * hourly wave axis (./sst-hold.ts).
  */
 import { IngestError } from '../../ingest-types.js';
 import { MASK_VARIABLES } from '../mask-variables.js';
 import type { Product, VariableStack } from '../product.js';
+import { completeMarine } from './sst-hold.js';
 import { MARINE_VARIABLES } from './variables.js';
 
 /**
@@ -33,9 +35,11 @@ export const marineProduct: Product = {
   feeds: ['coastal'],
   priority: 10,
   searchRadiusKm: MARINE_SEARCH_RADIUS_KM,
+  // SST L4 (0.05°) and wave models (1/24°, 1/12°, 0.25°) come on different grids.
+  resampleOtherGrids: true,
   variables: { ...MARINE_VARIABLES, ...MASK_VARIABLES },
   auxiliary: {},
-  complete: () => [],
+  complete: completeMarine,
   validate(stack: VariableStack, files: readonly string[]): void {
     const found = Object.keys(MARINE_VARIABLES).filter((n) => stack.series.has(n));
     if (found.length === 0 || stack.times.length === 0) {

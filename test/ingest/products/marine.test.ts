@@ -9,12 +9,13 @@
  * grib_get_data on the files' own coordinates
  * (fixtures/marine_reference.py), never from the code under test.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MARINE_SEARCH_RADIUS_KM } from '../../../ingest/products/marine/index.js';
+import { runIngest } from '../../../ingest/pipeline.js';
 import { TileStore } from '../../../tiles/reader.js';
 import { describeShared } from '../../support/shared-data.js';
 import { marineReference, SST_FILE, SST_TIME, WAVES_FILE, WAVES_TIME, type MarineRef } from './marine-reference.js';
@@ -144,5 +145,51 @@ describeShared('product marine on the real Copernicus SST L4 and WAM GRIB1 files
     const b = await checkPoints(new TileStore(wavesData), 'wave_height', Date.parse(WAVES_TIME), waves, 0.02);
     expect(b.mixed).toBeGreaterThanOrEqual(20);
     expect(b.none).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describeShared('product marine: the real SST L4 and a MEDSEA wave file on another grid, in one ingest', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mp-marine-mix-'));
+  const root = join(dir, 'data');
+  const waves = join(dir, 'medsea.nc');
+  let notes: string[] = [];
+  beforeAll(async () => {
+    // The wave file (netCDF4-python, MEDSEA layout, 1/24° over 43.5–44.5 N 12.2–13.6 E) at the SST file's day, 00–02 UTC.
+    execFileSync('/usr/bin/python3', [join(ROOT, 'test/api/coastal/fixtures/make_medsea_waves.py'), waves, String(Date.parse(SST_TIME) / 1000)]);
+    const report = await runIngest({ root, product: 'marine', files: [SST_FILE, waves], domain: { latMin: 35, latMax: 48, lonMin: 5, lonMax: 20.5 } });
+    notes = report.notes;
+    expect(report.dropped).toEqual([]);
+    expect(report.grid.dx).toBeCloseTo(1 / 24, 6);
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps the wave grid and resamples the SST onto it over sea cells; the daily SST holds over the hourly axis', async () => {
+    expect(notes.join('\n')).toMatch(/sea_surface_temperature resampled from regular lat\/lon 1089×318/);
+    expect(notes.join('\n')).toMatch(/sea_surface_temperature: \d+ cell-steps after its last step held/);
+    const store = new TileStore(root);
+    const points = [{ lat: 44.12, lon: 12.7 }, { lat: 43.9, lon: 13.3 }, { lat: 44.3, lon: 13.1 }];
+    const refs = marineReference({ kind: 'netcdf', file: SST_FILE, var: 'analysed_sst', points });
+    for (const r of refs) {
+      expect(r.sea).toEqual([true, true, true, true]);
+      const at = async (h: number) => (await store.sample('marine', r.lat, r.lon, Date.parse(SST_TIME) + h * 3600_000)).values;
+      const v0 = await at(0);
+      // Bilinear twice (onto the wave grid, then to the point) on a smooth field: still within 0.02 °C.
+      expect(Math.abs(v0.sea_surface_temperature! - r.bilinear_sea!), `${r.lat}, ${r.lon}`).toBeLessThanOrEqual(0.02);
+      expect(v0.wave_height).not.toBeNull();
+      for (const h of [1, 2]) expect((await at(h)).sea_surface_temperature).toBeCloseTo(v0.sea_surface_temperature!, 6);
+    }
+  });
+
+  it('at wave-grid cells whose SST neighbours mix land and sea, the SST is the sea-only renormalised bilinear of netCDF4-python', async () => {
+    const centres: { lat: number; lon: number }[] = [];
+    for (let j = 0; j < 25; j++) for (let i = 0; i < 34; i++) centres.push({ lat: 43.5 + j / 24, lon: 12.2 + i / 24 });
+    const refs = marineReference({ kind: 'netcdf', file: SST_FILE, var: 'analysed_sst', points: centres });
+    const mixed = refs.filter((r) => r.sea.some(Boolean) && !r.sea.every(Boolean));
+    expect(mixed.length).toBeGreaterThanOrEqual(10);
+    const store = new TileStore(root);
+    for (const r of mixed) {
+      const got = (await store.sample('marine', r.lat, r.lon, Date.parse(SST_TIME), ['sea_surface_temperature'])).values.sea_surface_temperature!;
+      expect(Math.abs(got - r.bilinear_sea!), `${r.lat}, ${r.lon}: ${got} vs ${r.bilinear_sea}`).toBeLessThanOrEqual(0.02);
+    }
   });
 });
