@@ -44,8 +44,9 @@ export const MARINE_VARIABLES = {
     names: ['VHM0', 'swh', 'hs', 'wave_height'],
     paramIds: [140229],
     standardNames: ['sea_surface_wave_significant_height'],
-    // Anything outside is a fill value (GRIB 9999 over land when no bitmap).
-    validRange: [0, 30],
+    // Anything outside is a fill value (GRIB 9999 over land when no bitmap); packing noise below 0 is raised to 0, not dropped.
+    validRange: [-1, 30],
+    min: 0,
   },
   wave_direction: {
     ...sea,
@@ -63,7 +64,8 @@ export const MARINE_VARIABLES = {
     names: ['VTM10', 'mwp', 'tm10', 'wave_period'],
     paramIds: [140232],
     standardNames: ['sea_surface_wave_mean_period_from_variance_spectral_density_inverse_frequency_moment'],
-    validRange: [0, 60],
+    validRange: [-1, 60],
+    min: 0,
   },
   wave_peak_period: {
     ...sea,
@@ -72,7 +74,8 @@ export const MARINE_VARIABLES = {
     names: ['VTPK', 'pp1d', 'wave_peak_period'],
     paramIds: [140231],
     standardNames: ['sea_surface_wave_period_at_variance_spectral_density_maximum'],
-    validRange: [0, 60],
+    validRange: [-1, 60],
+    min: 0,
   },
 } as const satisfies Record<string, StoredVariableSpec>;
 
