@@ -6,6 +6,7 @@
  * checked the plan, right before computing the answer, so that refused
  * requests (400/401/403) consume nothing.
  */
+import type { FastifyReply } from 'fastify';
 
 export const PLANS = ['free', 'developer', 'business'] as const;
 export type Plan = (typeof PLANS)[number];
