@@ -1,7 +1,8 @@
-/** The products `meteopunto ingest <product>` knows. Later issues add marine, soil, uv, reanalysis, sm100. */
+/** The products `meteopunto ingest <product>` knows. Later issues add soil, uv, reanalysis, sm100. */
 import { IngestError } from '../ingest-types.js';
 import { camsProduct } from './cams/index.js';
 import { demProduct } from './dem/index.js';
+import { marineProduct } from './marine/index.js';
 import { nwpProduct } from './nwp/index.js';
 import type { Product } from './product.js';
 
@@ -9,6 +10,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   nwp: nwpProduct,
   dem: demProduct,
   cams: camsProduct,
+  marine: marineProduct,
 };
 
 /** The product called `name`; IngestError listing the known ones otherwise. */
