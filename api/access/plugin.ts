@@ -38,7 +38,7 @@ interface AccessState {
 const UNAVAILABLE_RETRY_S = 5;
 
 const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, opts) => {
-  const services = opts.services ?? (await createAccessServices({ env: opts.env, config: opts.config, log: opts.log ?? fastify.log }));
+  const services = opts.services ?? (await createAccessServices({ env: opts.env, config: opts.config, log: opts.log ?? fastify.log, cacheKeys: true }));
   if (!opts.services) fastify.addHook('onClose', async () => services.close());
   fastify.log.info(services.startupMessage);
   const { keys, quota, flood } = services;
