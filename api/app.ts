@@ -20,6 +20,7 @@ import accessPlugin, { type AccessPluginOptions } from './access/plugin.js';
 import { registerQueueDashboard } from './admin/dashboard.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerApiVersion } from './plugins/api-version.js';
+import { registerOpenApi } from './plugins/openapi.js';
 import healthRoutes from './routes/health.js';
 import weatherRoutes from './routes/weather.js';
 import widgetRoutes from './routes/widget.js';
@@ -85,6 +86,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await registerQueueDashboard(app, { redisUrl, token: adminToken });
   }
   if (adminToken) await registerMetrics(app, { token: adminToken, dataDir: opts.dataDir });
+  await registerOpenApi(app);
   await app.register(healthRoutes, opts.clock ? { clock: opts.clock } : {});
   await app.register(weatherRoutes);
   await app.register(widgetRoutes);

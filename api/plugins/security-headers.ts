@@ -4,7 +4,8 @@
  * framed), no referrer, HSTS, and the rest of helmet's defaults; and
  * `Cache-Control: no-store` on weather.php, whose URL may carry the key and
  * whose every answer counts against a quota. widget.php (embeddable, its own
- * CSP and caching) and the operator dashboard (an HTML app) keep their own.
+ * CSP and caching), the operator dashboard and the API document's page
+ * (HTML apps; swagger-ui sets its own CSP) keep their own.
  *
  * Why helmet itself and not @fastify/helmet: the plugin builds a new helmet
  * middleware on every request (two hooks, option merging, a dozen header
@@ -18,7 +19,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Paths that set their own headers. */
-const OWN_HEADERS = [/^\/api\/v1\/widget\.php(\?|$)/, /^\/admin(\/|\?|$)/];
+const OWN_HEADERS = [/^\/api\/v1\/widget\.php(\?|$)/, /^\/admin(\/|\?|$)/, /^\/docs(\/|\?|$)/];
 const NO_STORE = /^\/api\/v1\/weather\.php(\?|$)/;
 
 export const HELMET_OPTIONS: HelmetOptions = {
