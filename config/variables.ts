@@ -59,6 +59,7 @@ export const VARIABLES: readonly VariableSpec[] = Object.freeze([
   ours('REQUEST_TIMEOUT_MS', int(100), '30000', 'time a client has to send its whole request, ms', 'serve', false),
   ours('KEEP_ALIVE_TIMEOUT_MS', int(1000), '65000', 'idle keep-alive connections are closed after this, ms (keep it above the load balancer\'s idle timeout, 60 s on most)', 'serve', false),
   ours('MAX_CONNECTIONS', int(1), '10000', 'open sockets the server accepts at once; more are closed at accept', 'serve', false),
+  ours('CORS_ORIGINS', str, '', 'origins whose web pages may call weather.php from the browser (CORS): comma-separated `https://host[:port]`, or `*`; unset: none', 'serve', false),
   ours('TRUST_PROXY', str, '', 'proxies in front of `serve` whose X-Forwarded-For is believed: `true` (any) or comma-separated addresses/CIDRs; unset: none (the flood guard then sees the proxy\'s address)', 'serve', false),
   ours('ADMIN_TOKEN', str, '', 'operator token; with REDIS_URL, mounts the queue dashboard at /admin/queues', 'serve'),
   ...quota('free', 50, 2),
