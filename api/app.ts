@@ -21,6 +21,7 @@ import { registerQueueDashboard } from './admin/dashboard.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerApiVersion } from './plugins/api-version.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { queuePrefix } from '../config/queues.js';
 import { parseCorsOrigins, registerCors } from './plugins/cors.js';
 import healthRoutes from './routes/health.js';
 import weatherRoutes from './routes/weather.js';
@@ -88,7 +89,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (adminToken && redisUrl) {
     await registerQueueDashboard(app, { redisUrl, token: adminToken });
   }
-  if (adminToken) await registerMetrics(app, { token: adminToken, dataDir: opts.dataDir });
+  if (adminToken) await registerMetrics(app, { token: adminToken, dataDir: opts.dataDir, ...(redisUrl ? { queues: { redisUrl, prefix: queuePrefix(env) } } : {}) });
   await registerCors(app, opts.corsOrigins ?? parseCorsOrigins(setting(opts.env ?? processEnv(), 'METEOPUNTO_CORS_ORIGINS')));
   await registerOpenApi(app);
   await app.register(healthRoutes, opts.clock ? { clock: opts.clock } : {});
