@@ -20,6 +20,9 @@ import accessPlugin, { type AccessPluginOptions } from './access/plugin.js';
 import { registerQueueDashboard } from './admin/dashboard.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerApiVersion } from './plugins/api-version.js';
+import { registerOpenApi } from './plugins/openapi.js';
+import { queuePrefix } from '../config/queues.js';
+import { parseCorsOrigins, registerCors } from './plugins/cors.js';
 import healthRoutes from './routes/health.js';
 import weatherRoutes from './routes/weather.js';
 import widgetRoutes from './routes/widget.js';
@@ -47,7 +50,9 @@ export interface AppOptions {
   access?: AccessPluginOptions;
   /** Connection limits of the HTTP server (./server-limits.ts); default DEFAULT_SERVER_LIMITS. */
   limits?: ServerLimits;
-  /** Environment for the operator dashboard (METEOPUNTO_ADMIN_TOKEN, REDIS_URL); default the process environment. */
+  /** Origins whose pages may call weather.php from the browser (./plugins/cors.ts); default METEOPUNTO_CORS_ORIGINS. */
+  corsOrigins?: '*' | string[];
+  /** Environment for the operator dashboard (METEOPUNTO_ADMIN_TOKEN, REDIS_URL) and CORS; default the process environment. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -84,7 +89,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (adminToken && redisUrl) {
     await registerQueueDashboard(app, { redisUrl, token: adminToken });
   }
-  if (adminToken) await registerMetrics(app, { token: adminToken, dataDir: opts.dataDir });
+  if (adminToken) await registerMetrics(app, { token: adminToken, dataDir: opts.dataDir, ...(redisUrl ? { queues: { redisUrl, prefix: queuePrefix(env) } } : {}) });
+  await registerCors(app, opts.corsOrigins ?? parseCorsOrigins(setting(opts.env ?? processEnv(), 'METEOPUNTO_CORS_ORIGINS')));
+  await registerOpenApi(app);
   await app.register(healthRoutes, opts.clock ? { clock: opts.clock } : {});
   await app.register(weatherRoutes);
   await app.register(widgetRoutes);

@@ -56,14 +56,44 @@ export interface ErrorBody {
   error: { code: ApiErrorCode; message: string };
 }
 
-export const errorBodySchema = {
-  type: 'object',
-  properties: {
-    error: {
-      type: 'object',
-      properties: { code: { type: 'string' }, message: { type: 'string' } },
-      required: ['code', 'message'],
+
+/** One example message per code, for the API document (api/plugins/openapi.ts). */
+const EXAMPLE_MESSAGE: Record<ApiErrorCode, string> = {
+  INVALID_PARAMETER: "Invalid parameter 'lat': must be between 35 and 48, got 91",
+  BAD_REQUEST: 'malformed HTTP request: the request line or a header is not valid HTTP/1.1',
+  REQUEST_TIMEOUT: 'the request was not received in time',
+  REQUEST_TOO_LARGE: 'the request line and headers exceed 16 KiB (Node.js limit): shorten the URL',
+  MISSING_KEY: 'API key missing: pass api_key=<key> or the X-API-Key header',
+  INVALID_KEY: 'API key revoked',
+  KEY_NOT_ALLOWED: 'this is a widget key: it works on widget.php only',
+  PLAN_REQUIRED: 'time: historical data needs the Business plan (this key: Developer)',
+  NOT_FOUND: 'No data for the requested time (nwp covers 2026-11-25T00:00:00Z to 2026-11-27T00:00:00Z)',
+  METHOD_NOT_ALLOWED: 'HEAD is not answered on /api/v1/weather.php (it would compute and spend quota): use GET',
+  QUOTA_EXCEEDED: 'quota exceeded: 2 requests per minute on the Free plan; retry in 41 s',
+  TOO_MANY_REQUESTS: 'too many refused requests; retry in 30 s',
+  DATA_NOT_AVAILABLE: 'No nwp data has been published yet; try again after the next ingest',
+  SERVICE_UNAVAILABLE: 'key store unavailable; retry shortly',
+  INTERNAL: 'internal error',
+};
+
+/**
+ * The JSON Schema of an error answer with HTTP status `status`: the shape
+ * above, the codes that status can carry, and one example per code (for the
+ * API document; Fastify's serialiser ignores enum and examples).
+ */
+export function errorResponseSchema(status: number): Record<string, unknown> {
+  const codes = (Object.keys(STATUS_OF) as ApiErrorCode[]).filter((c) => STATUS_OF[c] === status);
+  return {
+    type: 'object',
+    description: `error: ${codes.join(' or ')}`,
+    properties: {
+      error: {
+        type: 'object',
+        properties: { code: { type: 'string', enum: codes }, message: { type: 'string' } },
+        required: ['code', 'message'],
+      },
     },
-  },
-  required: ['error'],
-} as const;
+    required: ['error'],
+    examples: codes.map((code) => ({ error: { code, message: EXAMPLE_MESSAGE[code] } })),
+  };
+}

@@ -12,18 +12,23 @@ import { generateKey } from '../api/access/key-format.js';
 import type { KeyRecord } from '../api/access/key-store.js';
 import { createAccessServices } from '../api/access/services.js';
 import { processEnv } from '../config/process-env.js';
+import { setting } from '../config/environment.js';
 
 /** Quotas no benchmark run reaches (≈ 100k req/s for a minute; a day of it). */
 const BENCH_QUOTA_MINUTE = '100000000';
 const BENCH_QUOTA_DAY = '10000000000';
 
 /**
- * The access environment of the bench server: embedded mode (no REDIS_URL,
- * so quotas in the server's memory, as a single-process deployment), keys in
- * `dataDir`, quotas raised (METEOPUNTO_QUOTA_<PLAN>_DAY / _MINUTE, api/access/config.ts).
+ * The access environment of the bench server: keys in `dataDir` and quotas in
+ * the server's memory (a single-process deployment), or both in Redis when
+ * BENCH_REDIS_URL is set (as replicas share them; the keys it creates carry
+ * the name `benchmark`); quotas raised (METEOPUNTO_QUOTA_<PLAN>_DAY / _MINUTE,
+ * api/access/config.ts).
  */
-export function benchAccessEnv(dataDir: string): NodeJS.ProcessEnv {
+export function benchAccessEnv(dataDir: string, outer: NodeJS.ProcessEnv = processEnv()): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { METEOPUNTO_DATA: dataDir };
+  const redis = setting(outer, 'BENCH_REDIS_URL');
+  if (redis) env.REDIS_URL = redis;
   for (const plan of PLANS) {
     env[`METEOPUNTO_QUOTA_${plan.toUpperCase()}_MINUTE`] = BENCH_QUOTA_MINUTE;
     env[`METEOPUNTO_QUOTA_${plan.toUpperCase()}_DAY`] = BENCH_QUOTA_DAY;

@@ -66,7 +66,7 @@ function queryOf(p: PointQuery): string {
 async function serveChild(kind: ServerKind, dataDir: string): Promise<void> {
   let app;
   if (kind === 'weather' || kind === 'weather-auto') {
-    // Keys and quotas as a single-process deployment runs them (embedded, in-memory), not from the caller's env.
+    // Keys and quotas embedded and in memory, or in Redis with BENCH_REDIS_URL; never the caller's REDIS_URL.
     const env = benchAccessEnv(dataDir);
     const tiles = new TileStore(dataDir, kind === 'weather' ? { cacheBytes: BENCH_CACHE_BYTES } : {});
     app = await buildApp({ dataDir, env, access: { env }, tiles });

@@ -14,8 +14,9 @@
  * 4. Requests/s of weather.php against a bare Fastify JSON route, both
  *    served by a child process started the same way, loaded over loopback
  *    keep-alive HTTP (bench/http.ts). Target: ratio ≥ 0.5. weather.php runs
- *    with its access layer: a key created in the embedded key store
- *    (bench/api-key.ts), sent in X-API-Key to both servers. Also printed:
+ *    with its access layer: a key created in the embedded key store, or in
+ *    Redis with BENCH_REDIS_URL (bench/api-key.ts), sent in X-API-Key to
+ *    both servers. Also printed:
  *    each server's CPU time per request (where the difference comes from).
  * 5. widget.php (mode=js, card) on the weather.php server with the same key
  *    and points, right after weather.php: requests/s and the ratio to
@@ -24,7 +25,8 @@
  * Options (env): BENCH_SECONDS (HTTP measuring time per server, default 8),
  * BENCH_CONNECTIONS (default 32), BENCH_PLANS (plans of the keys weather.php
  * is measured with, default "business,free": Free + Developer fields, then
- * the Free fields alone), BENCH_PROFILE_DIR (CPU profiles of the servers).
+ * the Free fields alone), BENCH_REDIS_URL (keys and quotas in Redis),
+ * BENCH_PROFILE_DIR (CPU profiles of the servers).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +43,7 @@ import { PublishedProducts } from '../api/router/published.js';
 import { runHttpBench, runRandomPointsBench, BENCH_CACHE_BYTES, WIDGET_BENCH_QUERY } from './http.js';
 import { benchPlans, createBenchKey } from './api-key.js';
 import { processEnv } from '../config/process-env.js';
+import { setting } from '../config/environment.js';
 import { integerSetting } from '../config/environment.js';
 
 const GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 484, ny: 530, x0: 6.5, y0: 36.5, dx: 0.025, dy: 0.02 };
@@ -268,7 +271,8 @@ async function main(): Promise<void> {
     const keys = [];
     for (const plan of benchPlans()) keys.push({ plan, apiKey: await createBenchKey(root, plan) });
     const http = await runHttpBench({ dataDir: root, seconds, connections, points: benchPoints(2000), keys });
-    console.log(`HTTP over loopback, ${connections} keep-alive connections, ${seconds} s each (server CPU time per request in brackets):`);
+    const access = setting(processEnv(), 'BENCH_REDIS_URL') ? 'keys and quotas in Redis' : 'embedded keys, in-memory quotas';
+    console.log(`HTTP over loopback, ${connections} keep-alive connections, ${seconds} s each, ${access} (server CPU time per request in brackets):`);
     console.log(`  bare Fastify JSON route:   ${http.bare.rps.toFixed(0)} req/s (${http.bare.cpuUsPerRequest?.toFixed(1)} µs)`);
     for (const w of http.weather) {
       const what = w.plan === 'free' ? 'Free fields' : 'Free + Developer fields';

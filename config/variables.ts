@@ -59,6 +59,7 @@ export const VARIABLES: readonly VariableSpec[] = Object.freeze([
   ours('REQUEST_TIMEOUT_MS', int(100), '30000', 'time a client has to send its whole request, ms', 'serve', false),
   ours('KEEP_ALIVE_TIMEOUT_MS', int(1000), '65000', 'idle keep-alive connections are closed after this, ms (keep it above the load balancer\'s idle timeout, 60 s on most)', 'serve', false),
   ours('MAX_CONNECTIONS', int(1), '10000', 'open sockets the server accepts at once; more are closed at accept', 'serve', false),
+  ours('CORS_ORIGINS', str, '', 'origins whose web pages may call weather.php from the browser (CORS): comma-separated `https://host[:port]`, or `*`; unset: none', 'serve', false),
   ours('TRUST_PROXY', str, '', 'proxies in front of `serve` whose X-Forwarded-For is believed: `true` (any) or comma-separated addresses/CIDRs; unset: none (the flood guard then sees the proxy\'s address)', 'serve', false),
   ours('ADMIN_TOKEN', str, '', 'operator token; with REDIS_URL, mounts the queue dashboard at /admin/queues', 'serve'),
   ...quota('free', 50, 2),
@@ -69,6 +70,7 @@ export const VARIABLES: readonly VariableSpec[] = Object.freeze([
   { name: 'BENCH_SECONDS', kind: int(1), default: '8', description: '`npm run bench`: measuring time per HTTP server, s', usedBy: 'bench' },
   { name: 'BENCH_CONNECTIONS', kind: int(1), default: '32', description: '`npm run bench`: keep-alive connections of the load generator', usedBy: 'bench' },
   { name: 'BENCH_PLANS', kind: str, default: 'business,free', description: '`npm run bench`: plans of the keys weather.php is measured with', usedBy: 'bench' },
+  { name: 'BENCH_REDIS_URL', kind: { type: 'redis-url' }, default: '', description: '`npm run bench`: serve weather.php with its keys and quotas in this Redis (as a multi-replica deployment); unset: embedded keys, in-memory quotas', usedBy: 'bench' },
   { name: 'BENCH_PROFILE_DIR', kind: str, default: '', description: '`npm run bench`: write CPU profiles of the servers here', usedBy: 'bench' },
 ]);
 

@@ -84,7 +84,9 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
   }
   // Before any cropping or regridding: the angles belong to the source grid.
   mapped.notes.push(...rotateVectorsToTrueNorth(product, mapped.fields));
-  const selection = selectGrid(mapped.fields, domain);
+  const nearest = new Set(Object.entries(product.variables).filter(([, v]) => v.interpolation === 'nearest').map(([n]) => n));
+  const selection = selectGrid(mapped.fields, domain, product.resampleOtherGrids ? { nearest } : undefined);
+  mapped.notes.push(...(selection.notes ?? []));
   const stack = assembleStack(product, selection.grid, selection.fields);
   const notes = [...mapped.notes, ...product.complete(stack)];
   product.validate(stack, req.files);

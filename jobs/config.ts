@@ -39,6 +39,8 @@ export interface JobsConfig {
 export const DEFAULT_PRODUCTS: Record<string, ProductJobsConfig> = {
   nwp: { schedule: { cron: '5 * * * *' }, source: { kind: 'inbox', dir: 'inbox/nwp' } },
   cams: { schedule: { cron: '30 6 * * *' }, source: { kind: 'inbox', dir: 'inbox/cams' } },
+  // SST and waves: Copernicus Marine files fetched by the operator's toolbox job, or WAM GRIB (docs/coastal.md).
+  marine: { schedule: { cron: '40 * * * *' }, source: { kind: 'inbox', dir: 'inbox/marine' } },
 };
 
 const DAY_S = 86_400;

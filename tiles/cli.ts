@@ -129,11 +129,16 @@ async function point(args: string[]): Promise<number> {
   const s = await store.sample(product, lat, lon, timeMs, variables);
   const values: Record<string, number | null> = {};
   for (const [k, v] of Object.entries(s.values)) values[k] = tidy(v);
+  // Masked products: how far the sea/land values come from (null: nothing of that kind within the search radius).
+  const distance = s.distanceKm && Object.keys(s.distanceKm).length ? s.distanceKm : undefined;
   if (o.json) {
-    console.log(JSON.stringify({ time: s.time, values }));
+    console.log(JSON.stringify({ time: s.time, values, ...(distance ? { distance_km: distance } : {}) }));
   } else {
     console.log(`${product} at ${lat}, ${lon}, ${s.time} (version ${m.version}${m.source.sample ? ', SAMPLE DATA' : ''})`);
     for (const [k, v] of Object.entries(values)) console.log(`  ${k.padEnd(28)} ${v === null ? 'missing' : v} ${m.variables[k]?.units ?? ''}`);
+    for (const [kind, d] of Object.entries(distance ?? {})) {
+      console.log(`  ${`${kind} cells at`.padEnd(28)} ${d === null ? `none within ${m.search_radius_km} km` : `${d} km`}`);
+    }
   }
   return 0;
 }

@@ -186,29 +186,52 @@ export class TileStore {
     if (!complete) return undefined;
 
     // Pass 1: gather the raw values of every variable (the loads overlap); pass 2: compute.
+    // Each pass is its own small method: inside one large function V8 stops
+    // inlining the per-value helpers, which cost 0.5 µs of a 2 µs lookup.
+    this.gatherAll(vs, list, pt, k0, k1, w);
+    const values = list.masks === 0 && !list.anyNearest ? this.plainValues(list, w, pt.weights) : this.ruledValues(list, w, pt);
+    const time = timeMs === null ? (vs.manifest.times[0] ?? vs.manifest.published) : this.isoOf(timeMs);
+    if (list.masks === 0) return { time, values };
+    return { time, values, distanceKm: this.applyMasks(vs, list, pt, w, values) };
+  }
+
+  private gatherAll(vs: VersionState, list: VariableList, pt: PointMemo, k0: number, k1: number, w: number): void {
     const vars = list.vars;
     const nAll = vars.length + list.aux.length;
     if (this.raw.length < 8 * nAll) this.raw = new Float64Array(8 * nAll);
     for (let n = 0; n < vars.length; n++) this.gather(vs, vars[n]!, pt, k0, k1, w, 8 * n);
     for (let a = 0; a < list.aux.length; a++) this.gather(vs, list.aux[a]!, pt, 0, 0, 0, 8 * (vars.length + a));
+  }
+
+  /** Every variable bilinear over any neighbour (no mask, no nearest): the common case. */
+  private plainValues(list: VariableList, w: number, nw: Float64Array): Record<string, number | null> {
     const raw = this.raw;
+    const vars = list.vars;
     const names = list.names;
     const values = { ...list.template };
-    const nw = pt.weights;
-    const plain = list.masks === 0 && !list.anyNearest;
     for (let n = 0; n < vars.length; n++) {
       const v = vars[n]!;
       if (v === null) continue;
       const wt = v.isStatic ? 0 : w;
-      if (plain || (v.mask === MASK_ANY && !v.nearest)) {
-        values[names[n]!] = v.int16 ? rawToValueInt16(raw, 8 * n, wt, v.scale, v.offset, nw) : rawToValueFloat32(raw, 8 * n, wt, nw);
-      } else if (v.mask === MASK_ANY) {
-        values[names[n]!] = nearestValue(raw, 8 * n, wt, v, pt.order);
-      }
+      values[names[n]!] = v.int16 ? rawToValueInt16(raw, 8 * n, wt, v.scale, v.offset, nw) : rawToValueFloat32(raw, 8 * n, wt, nw);
     }
-    const time = timeMs === null ? (vs.manifest.times[0] ?? vs.manifest.published) : this.isoOf(timeMs);
-    if (list.masks === 0) return { time, values };
-    return { time, values, distanceKm: this.applyMasks(vs, list, pt, w, values) };
+    return values;
+  }
+
+  /** The unmasked variables by their rule (bilinear or nearest); masked ones are left for applyMasks. */
+  private ruledValues(list: VariableList, w: number, pt: PointMemo): Record<string, number | null> {
+    const raw = this.raw;
+    const vars = list.vars;
+    const names = list.names;
+    const values = { ...list.template };
+    for (let n = 0; n < vars.length; n++) {
+      const v = vars[n]!;
+      if (v === null || v.mask !== MASK_ANY) continue;
+      const wt = v.isStatic ? 0 : w;
+      if (v.nearest) values[names[n]!] = nearestValue(raw, 8 * n, wt, v, pt.order);
+      else values[names[n]!] = v.int16 ? rawToValueInt16(raw, 8 * n, wt, v.scale, v.offset, pt.weights) : rawToValueFloat32(raw, 8 * n, wt, pt.weights);
+    }
+    return values;
   }
 
   /** The masked variables of the list, by kind (./point-rules.ts); returns the distance per kind used. */

@@ -6,6 +6,13 @@
  * checked the plan, right before computing the answer, so that refused
  * requests (400/401/403) consume nothing.
  */
+import type { FastifyReply } from 'fastify';
+
+/** Counts of access-layer store failures (each a 503 SERVICE_UNAVAILABLE). */
+export interface AccessErrors {
+  keyStore: number;
+  quotaStore: number;
+}
 
 export const PLANS = ['free', 'developer', 'business'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -40,6 +47,8 @@ declare module 'fastify' {
     endpoint?: Endpoint;
   }
   interface FastifyInstance {
+    /** Requests refused with 503 because the key store or the quota store did not answer, since start (for /metrics). */
+    accessErrors: AccessErrors;
     /** Consume one request of the key's quota; throws ApiError 429 (with Retry-After) when exhausted. Sets rate-limit headers. */
     consumeQuota(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   }

@@ -1,8 +1,12 @@
 /**
  * Redis key store, shared by every API replica. Layout: `mp:key:<prefix>` is
  * a hash (prefix, hash, plan, kind, name, origins as JSON, created, revoked),
- * `mp:keys` the set of prefixes. The API looks the record up on every request
- * (one HGETALL), so a revocation or plan change applies at once everywhere.
+ * `mp:keys` the set of prefixes. Every write publishes the prefix on
+ * `mp:keys:changed`; an API process keeps the records it read in a cache
+ * that these messages invalidate (./key-changes.ts), so a request usually
+ * needs no round trip for its key and a revocation or plan change still
+ * applies at once everywhere. Without the cache (the CLI), one HGETALL per
+ * lookup.
  *
  * While Redis is unreachable a record fetched within `staleIfErrorS` seconds
  * is served from a local copy (a revocation made during the outage then takes
@@ -13,21 +17,24 @@ import { LRUCache } from 'lru-cache';
 import { isPlan } from './plans.js';
 import { KeyStoreUnavailableError, type KeyRecord, type KeyStore, type KeyUpdate } from './key-store.js';
 import { redactRedisUrl } from './redis-connection.js';
+import { KEY_CHANGES, type KeyRecordCache } from './key-changes.js';
 
 const RECORD = (prefix: string) => `mp:key:${prefix}`;
 const INDEX = 'mp:keys';
 
-/** HSET the fields only if the record does not exist yet, and index it: atomic. */
+/** HSET the fields only if the record does not exist yet, and index it: atomic. ARGV: prefix, channel, fields. */
 const INSERT_LUA = `
 if redis.call('exists', KEYS[1]) == 1 then return 0 end
-redis.call('hset', KEYS[1], unpack(ARGV, 2))
+redis.call('hset', KEYS[1], unpack(ARGV, 3))
 redis.call('sadd', KEYS[2], ARGV[1])
+redis.call('publish', ARGV[2], ARGV[1])
 return 1`;
 
-/** HSET only an existing record: a typo'd prefix must not create one. */
+/** HSET only an existing record (a typo'd prefix must not create one), and tell the API processes (./key-changes.ts). ARGV: prefix, channel, fields. */
 const UPDATE_LUA = `
 if redis.call('exists', KEYS[1]) == 0 then return 0 end
-redis.call('hset', KEYS[1], unpack(ARGV))
+redis.call('hset', KEYS[1], unpack(ARGV, 3))
+redis.call('publish', ARGV[2], ARGV[1])
 return 1`;
 
 export interface RedisKeyStoreOptions {
@@ -44,12 +51,16 @@ export class RedisKeyStore implements KeyStore {
     private readonly redis: Redis,
     url: string,
     private readonly opts: RedisKeyStoreOptions = { staleIfErrorS: 300 },
+    private readonly cache?: KeyRecordCache,
   ) {
     this.location = redactRedisUrl(url);
     this.lastGood = new LRUCache({ max: 50_000 });
   }
 
   async get(prefix: string): Promise<KeyRecord | null> {
+    const hit = this.cache?.get(prefix);
+    if (hit) return hit;
+    const epoch = this.cache?.currentEpoch ?? 0;
     let fields: Record<string, string>;
     try {
       fields = await this.redis.hgetall(RECORD(prefix));
@@ -59,19 +70,20 @@ export class RedisKeyStore implements KeyStore {
       throw new KeyStoreUnavailableError(`key store ${this.location} unreachable`, { cause: err });
     }
     const record = fromHash(fields);
+    if (record) this.cache?.set(prefix, record, epoch);
     if (record && this.opts.staleIfErrorS > 0) this.lastGood.set(prefix, { record, atMs: Date.now() });
     else this.lastGood.delete(prefix);
     return record;
   }
 
   async insert(record: KeyRecord): Promise<boolean> {
-    const done = await this.redis.eval(INSERT_LUA, 2, RECORD(record.prefix), INDEX, record.prefix, ...toHash(record));
+    const done = await this.redis.eval(INSERT_LUA, 2, RECORD(record.prefix), INDEX, record.prefix, KEY_CHANGES, ...toHash(record));
     return done === 1;
   }
 
   async update(prefix: string, change: KeyUpdate): Promise<KeyRecord | null> {
     const fields = Object.entries(change).flatMap(([k, v]) => (v === undefined ? [] : [k, String(v)]));
-    const done = await this.redis.eval(UPDATE_LUA, 1, RECORD(prefix), ...fields);
+    const done = await this.redis.eval(UPDATE_LUA, 1, RECORD(prefix), prefix, KEY_CHANGES, ...fields);
     return done === 1 ? this.get(prefix) : null;
   }
 
@@ -86,7 +98,9 @@ export class RedisKeyStore implements KeyStore {
       .sort((a, b) => a.created.localeCompare(b.created));
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.cache?.close();
+  }
 }
 
 function toHash(r: KeyRecord): string[] {

@@ -20,6 +20,7 @@ import { KeyStoreUnavailableError } from './key-store.js';
 import { PLAN_LABEL } from './plans.js';
 import { bindingWindow, type QuotaSnapshot, type QuotaTicket } from './quota.js';
 import { createAccessServices, type AccessServices, type AccessServicesOptions } from './services.js';
+import type { AccessErrors } from './contract.js';
 
 export interface AccessPluginOptions extends AccessServicesOptions {
   /** Prebuilt services (the caller closes them); otherwise built from `env` and closed with the app. */
@@ -38,13 +39,15 @@ interface AccessState {
 const UNAVAILABLE_RETRY_S = 5;
 
 const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, opts) => {
-  const services = opts.services ?? (await createAccessServices({ env: opts.env, config: opts.config, log: opts.log ?? fastify.log }));
+  const services = opts.services ?? (await createAccessServices({ env: opts.env, config: opts.config, log: opts.log ?? fastify.log, cacheKeys: true }));
   if (!opts.services) fastify.addHook('onClose', async () => services.close());
   fastify.log.info(services.startupMessage);
   const { keys, quota, flood } = services;
   const states = new WeakMap<FastifyRequest, AccessState>();
 
   fastify.decorateRequest('access', null);
+  const errors: AccessErrors = { keyStore: 0, quotaStore: 0 };
+  fastify.decorate('accessErrors', errors);
 
   const refuseIfFlooding = async (id: string) => {
     const waitMs = await flood.blockedForMs(id);
@@ -72,6 +75,7 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
       [verification, keyBlockedMs] = await Promise.all([verifyKey(keys, presented), prefix ? flood.blockedForMs(`key:${prefix}`) : 0]);
     } catch (err) {
       if (!(err instanceof KeyStoreUnavailableError)) throw err;
+      errors.keyStore++;
       request.log.debug({ err }, 'access: key store unavailable'); // the outage itself is logged once, by redis-connection.ts
       throw new ApiError('SERVICE_UNAVAILABLE', 'key store unavailable; retry shortly', { 'Retry-After': UNAVAILABLE_RETRY_S });
     }
@@ -104,6 +108,7 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
     try {
       decision = await quota.consume(access.keyId, access.plan);
     } catch (err) {
+      errors.quotaStore++;
       request.log.error({ err }, 'access: quota store failed');
       throw new ApiError('SERVICE_UNAVAILABLE', 'quota store unavailable; retry shortly', { 'Retry-After': UNAVAILABLE_RETRY_S });
     }

@@ -1,8 +1,10 @@
 /**
  * Per-key quotas: a UTC-day window and a one-minute window per plan
  * (config.ts), counted by rate-limiter-flexible. With Redis the counters are
- * RateLimiterRedis (an atomic Lua INCR shared by all replicas, so N processes
- * never let a key past its quota); without, RateLimiterMemory (one process).
+ * RateLimiterRedis's (atomic, shared by all replicas, so N processes never
+ * let a key past its quota), and a request takes from both windows in one
+ * round trip through ./quota-script.ts; without, RateLimiterMemory (one
+ * process).
  *
  * - Day: the counter's key holds the UTC date (`<date>:<keyId>`), so the day
  *   really is the UTC day and resets at 00:00 UTC.
@@ -27,6 +29,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { PLANS, type Plan } from './contract.js';
 import type { AccessConfig } from './config.js';
 import { msUntilUtcMidnight, utcDate } from './utc-day.js';
+import { consumeBoth, defineQuotaScript, type BothWindows } from './quota-script.js';
 
 const MINUTE_S = 60;
 /** The day counter outlives its day by an hour so replicas with slightly skewed clocks agree. */
@@ -65,8 +68,9 @@ export class Quota {
   /** `redis` absent: in-memory counters for this process only. */
   constructor(
     private readonly config: AccessConfig['quota'],
-    redis?: Redis,
+    private readonly redis?: Redis,
   ) {
+    if (redis) defineQuotaScript(redis);
     // One counter per window and key, whatever the plan: the library counts
     // (atomically), this class compares the count with the key's plan limit.
     const make = (prefix: string, which: 'day' | 'minute', duration: number): RateLimiterAbstract => {
@@ -87,6 +91,15 @@ export class Quota {
   async consume(keyId: string, plan: Plan, nowMs = Date.now()): Promise<QuotaDecision> {
     const limits = this.config[plan];
     const dayKey = `${utcDate(nowMs)}:${keyId}`;
+    if (this.redis?.status === 'ready') {
+      try {
+        const both = await consumeBoth(this.redis, this.minute.getKey(keyId), this.day.getKey(dayKey), limits, MINUTE_S, dayTtlS(nowMs));
+        return this.decision(keyId, plan, dayKey, both, nowMs);
+      } catch {
+        // Redis did not answer: take the path below, whose limiters fall back to memory. Had
+        // the script run after all, the request is counted twice: that can refuse, never admit.
+      }
+    }
 
     const minuteRes = await count(this.minute.consume(keyId, 1));
     if (minuteRes.consumedPoints > limits.minute) {
@@ -115,6 +128,21 @@ export class Quota {
       dayEndsAtMs: nowMs + snapshot.day.resetMs,
       minuteEndsAtMs: nowMs + snapshot.minute.resetMs,
     };
+    return { allowed: true, ticket, snapshot };
+  }
+
+  /** The decision of one script run (./quota-script.ts), in consume's terms. */
+  private decision(keyId: string, plan: Plan, dayKey: string, both: BothWindows, nowMs: number): QuotaDecision {
+    const minuteWin = this.window(plan, 'minute', new RateLimiterRes(0, both.minuteMsLeft, both.minuteCount), nowMs);
+    const dayWin = this.window(plan, 'day', new RateLimiterRes(0, 0, both.dayCount), nowMs);
+    const snapshot = { day: dayWin, minute: minuteWin };
+    if (both.outcome === 'minute') {
+      // Retry-After must cover the day too when both are spent.
+      const retryAfterMs = dayWin.remaining === 0 ? Math.max(dayWin.resetMs, minuteWin.resetMs) : minuteWin.resetMs;
+      return { allowed: false, refusedBy: 'minute', retryAfterMs, snapshot };
+    }
+    if (both.outcome === 'day') return { allowed: false, refusedBy: 'day', retryAfterMs: dayWin.resetMs, snapshot };
+    const ticket: QuotaTicket = { keyId, plan, dayKey, dayEndsAtMs: nowMs + dayWin.resetMs, minuteEndsAtMs: nowMs + minuteWin.resetMs };
     return { allowed: true, ticket, snapshot };
   }
 

@@ -4,6 +4,14 @@
  * disconnected), short connect and command timeouts, one retry per command,
  * reconnection in the background. Errors are reported through `onState`, once
  * per transition, never thrown at the process.
+ *
+ * A *hung* Redis (the process stopped, the socket still open) is not "down":
+ * each command would wait its timeout. A circuit breaker counts consecutive
+ * command timeouts; at {@link HANG_TIMEOUTS} it drops the connection, so that
+ * commands fail at once and the access layer takes its documented outage path
+ * (in-memory limits, recently verified keys), while ioredis reconnects in the
+ * background — the probe — and 'ready' closes the breaker again. The hang is
+ * logged once, the recovery once.
  */
 import { Redis } from 'ioredis';
 
@@ -64,19 +72,46 @@ export async function connectAccessRedis(url: string, opts: AccessRedisOptions =
   return client;
 }
 
+/** Consecutive command timeouts after which Redis counts as hung. */
+export const HANG_TIMEOUTS = 3;
+
+/**
+ * Logs "unreachable" once when the connection goes down and "back" once when
+ * it returns, and opens the hang breaker (see the file comment).
+ */
 function watchHealth(client: Redis, url: string, log: RedisHealthLog | undefined): void {
   let up = false;
   let everUp = false;
+  let timeouts = 0;
+  const where = redactRedisUrl(url);
   client.on('ready', () => {
-    if (everUp && !up) log?.info(`access: Redis ${redactRedisUrl(url)} is back; quotas shared again`);
+    if (everUp && !up) log?.info(`access: Redis ${where} is back; quotas shared again`);
     up = true;
     everUp = true;
+    timeouts = 0;
   });
   const down = (why: string) => {
-    if (up) log?.warn(`access: Redis ${redactRedisUrl(url)} unreachable (${why}); quotas per process in memory, keys from the local cache, until it returns`);
+    if (up) log?.warn(`access: Redis ${where} unreachable (${why}); quotas per process in memory, keys from the local cache, until it returns`);
     up = false;
   };
   // Without an 'error' listener ioredis would emit unhandled errors and crash the process.
   client.on('error', (err: Error) => down(err.message));
   client.on('close', () => down('connection closed'));
+
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
+    const result = send(...args);
+    void Promise.resolve(result).then(
+      () => (timeouts = 0),
+      (err: unknown) => {
+        if (!(err instanceof Error) || !/timed out/i.test(err.message)) return;
+        if (++timeouts < HANG_TIMEOUTS || !up) return;
+        down(`not answering: ${timeouts} commands in a row timed out`);
+        // Commands now fail at once; ioredis reconnects in the background and its
+        // ready check is the probe: 'ready' means Redis answers again.
+        client.disconnect(true);
+      },
+    );
+    return result;
+  }) as Redis['sendCommand'];
 }

@@ -13,6 +13,7 @@ import type { KeyStore } from './key-store.js';
 import { RedisKeyStore } from './key-store-redis.js';
 import { Quota } from './quota.js';
 import { connectAccessRedis, type RedisHealthLog } from './redis-connection.js';
+import { KeyRecordCache } from './key-changes.js';
 import { processEnv } from '../../config/process-env.js';
 import { setting } from '../../config/environment.js';
 
@@ -34,6 +35,8 @@ export interface AccessServicesOptions {
   config?: AccessConfig;
   /** Receives Redis outage and recovery messages, once per transition. */
   log?: RedisHealthLog;
+  /** Keep key records in this process, invalidated by Redis pub/sub (./key-changes.ts): for the server, not one-shot CLI commands. */
+  cacheKeys?: boolean;
 }
 
 export async function createAccessServices(opts: AccessServicesOptions = {}): Promise<AccessServices> {
@@ -42,7 +45,8 @@ export async function createAccessServices(opts: AccessServicesOptions = {}): Pr
   const url = setting(env, 'REDIS_URL')?.trim();
   if (url) {
     const redis = await connectAccessRedis(url, { log: opts.log });
-    const keys = new RedisKeyStore(redis, url, { staleIfErrorS: config.keys.staleIfErrorS });
+    const cache = opts.cacheKeys ? await KeyRecordCache.subscribe(redis) : undefined;
+    const keys = new RedisKeyStore(redis, url, { staleIfErrorS: config.keys.staleIfErrorS }, cache);
     return {
       mode: 'redis',
       config,
@@ -50,7 +54,10 @@ export async function createAccessServices(opts: AccessServicesOptions = {}): Pr
       quota: new Quota(config.quota, redis),
       flood: new FloodGuard(config.flood.refusedPerMinute, redis),
       startupMessage: `access: keys and quotas in Redis at ${keys.location}, shared by every API process`,
-      close: () => quit(redis),
+      close: async () => {
+        await keys.close();
+        await quit(redis);
+      },
     };
   }
   const keys = new FileKeyStore(keysFilePath(dataDir(env)));

@@ -6,7 +6,8 @@
  */
 import { baseBuilder } from './base.js';
 import { camsBuilder } from './cams.js';
+import { coastalBuilder } from './coastal.js';
 import type { FieldBuilder } from './contract.js';
 import { developerBuilder } from './developer.js';
 
-export const BUILDERS: readonly FieldBuilder[] = [baseBuilder, developerBuilder, camsBuilder];
+export const BUILDERS: readonly FieldBuilder[] = [baseBuilder, developerBuilder, camsBuilder, coastalBuilder];

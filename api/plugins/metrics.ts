@@ -5,17 +5,21 @@
  *
  * Counted: requests by route and status, latency by route, quota refusals
  * (429) by plan, tile cache hits, misses and bytes, and per published store
- * its data age (now − publish time) and coverage end; plus the process
- * metrics prom-client collects by default.
+ * its data age (now − publish time) and coverage end, access-store
+ * failures, ingest and schedule jobs (./job-metrics.ts) when Redis is
+ * configured; plus the process metrics prom-client collects by default.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { inventory } from '../../tiles/inventory.js';
+import { registerJobMetrics, type JobMetricsOptions } from './job-metrics.js';
 
 export interface MetricsOptions {
   token: string;
   dataDir: string;
+  /** With Redis: job metrics from the BullMQ queues (./job-metrics.ts). */
+  queues?: JobMetricsOptions;
 }
 
 function sameSecret(a: string, b: string): boolean {
@@ -52,6 +56,21 @@ export async function registerMetrics(app: FastifyInstance, opts: MetricsOptions
       }
     },
   });
+
+  const accessErrors = app.accessErrors;
+  new Counter({
+    name: 'meteopunto_access_store_errors_total', help: 'Requests refused 503 because the key store or the quota store (Redis) did not answer',
+    labelNames: ['store'], registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ store: 'keys' }, accessErrors.keyStore);
+      this.inc({ store: 'quota' }, accessErrors.quotaStore);
+    },
+  });
+  if (opts.queues) {
+    const close = await registerJobMetrics(registry, opts.queues);
+    app.addHook('onClose', close);
+  }
 
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url ?? 'unmatched';

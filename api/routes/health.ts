@@ -67,7 +67,7 @@ export default async function healthRoutes(fastify: FastifyInstance, opts: { clo
   const clock = opts.clock ?? Date.now;
   fastify.get<{ Reply: Health }>(
     HEALTH_PATH,
-    { schema: { response: { 200: HealthSchema, 503: HealthSchema } } },
+    { schema: { tags: ['service'], summary: 'Health: the published products and their coverage', response: { 200: HealthSchema, 503: HealthSchema } } },
     async function health(this: FastifyInstance, _request, reply) {
       const now = clock();
       const products: Record<string, ProductHealth> = {};

@@ -17,6 +17,7 @@ import type { ObserveRequest } from '../weather/service.js';
 import { DECIMALS, roundTo } from '../weather/precision.js';
 import { elapsedMs } from '../plugins/timing.js';
 import { assertPointAllowed, assertTimeAllowed, resolveFields } from '../access/gating.js';
+import { WEATHER_SECURITY } from '../plugins/openapi.js';
 import type { FieldGroup, Plan } from '../access/contract.js';
 import { ApiError } from '../errors.js';
 import { HISTORY_START_ISO, HISTORY_START_MS } from '../../tiles/history-start.js';
@@ -35,7 +36,14 @@ export default async function weatherRoutes(fastify: FastifyInstance): Promise<v
   fastify.get<{ Querystring: WeatherQuery; Reply: WeatherResponse }>(
     WEATHER_PATH,
     {
-      schema: { querystring: WeatherQuerySchema, response: weatherResponses },
+      schema: {
+        tags: ['weather'],
+        summary: 'Weather at a point',
+        description: "The fields of the key's plan at (lat, lon): Free fields always; Developer indices and air quality with a Developer key; coastal, soil and `time=` with a Business key. Each call uses one request of the key's quota; refused calls use none.",
+        security: WEATHER_SECURITY,
+        querystring: WeatherQuerySchema,
+        response: weatherResponses,
+      },
       config: { endpoint: 'weather' },
       // HEAD would compute the answer and spend quota for headers alone: refused (405, api/plugins/errors.ts).
       exposeHeadRoute: false,

@@ -22,6 +22,7 @@ import { assertPointAllowed } from '../access/gating.js';
 import { toApiFailure } from '../plugins/errors.js';
 import { strictQuery } from '../validation/strict-query.js';
 import { WEATHER_NUMBER_PARAMS, type FreeFields } from '../weather/schema.js';
+import { WIDGET_SECURITY } from '../plugins/openapi.js';
 import { CONTENT_TYPE, renderRefusal, renderWidget } from '../widget/render.js';
 import { refusalReason } from '../widget/refusal.js';
 import { presentationOf, WidgetQuerySchema, type Presentation, type WidgetQuery } from '../widget/schema.js';
@@ -89,6 +90,10 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
     WIDGET_PATH,
     {
       schema: {
+        tags: ['widget'],
+        summary: 'The embeddable weather box',
+        description: 'An HTML page (mode=iframe) or a script drawing the box where its tag stands (mode=js), in Italian, self-contained. One load uses one request of the key\'s quota. Refusals are drawn in the box with their status (docs/widget.md).',
+        security: WIDGET_SECURITY,
         querystring: WidgetQuerySchema,
         response: { '2xx': { type: 'string', description: 'mode=iframe: text/html page; mode=js: text/javascript' } },
       },

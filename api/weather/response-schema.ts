@@ -9,6 +9,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FieldBuilder } from '../builders/contract.js';
 import { BUILDERS } from '../builders/registry.js';
+import { PLAN_LABEL } from '../access/plans.js';
 import type { DeveloperFields } from './developer/schema.js';
 import { errorResponses, type FreeFields } from './schema.js';
 
@@ -17,11 +18,13 @@ export function responseSchema(builders: readonly FieldBuilder[]): TSchema {
   const required: string[] = [];
   for (const b of builders) {
     for (const [name, schema] of Object.entries(b.properties)) {
-      properties[name] = schema;
+      // The plan that gets the field, said in the API document (Fastify's serialiser ignores descriptions).
+      const plan = b.minPlan === 'business' ? 'Business plan' : `${PLAN_LABEL[b.minPlan]} plan and above`;
+      properties[name] = { ...schema, description: `${schema.description ?? name}. ${plan}` };
       if (b.required.includes(name)) required.push(name);
     }
   }
-  properties.elapsed_ms = Type.Number({ description: 'server processing time, ms' });
+  properties.elapsed_ms = Type.Number({ description: 'server processing time, ms. Free plan and above' });
   required.push('elapsed_ms');
   return Type.Unsafe({ type: 'object', properties, required });
 }

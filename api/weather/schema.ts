@@ -7,8 +7,8 @@
  * The response schema is composed from the response builders'
  * properties (./response-schema.ts); the Free fields are defined here.
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { errorBodySchema } from '../errors.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { errorResponseSchema } from '../errors.js';
 import { ISO_DATETIME_PATTERN } from '../validation/strict-query.js';
 
 /** Geographic bounds the spec gives for weather.php, degrees. */
@@ -58,20 +58,20 @@ export const FreeFieldsSchema = Type.Object({
   wind_speed: NullableNumber('km/h at 10 m'),
   wind_direction: NullableNumber('degrees the wind blows from, 0 = north; null when calm'),
   wind_gust: NullableNumber('km/h at 10 m'),
-  temperature_trend_3h: Type.Unsafe<TrendBody | null>({ ...TrendSchema, type: ['object', 'null'] }),
+  temperature_trend_3h: Type.Unsafe<TrendBody | null>({ ...TrendSchema, type: ['object', 'null'], description: 'change of temperature over the last 3 hours with its Italian label; null when no data 3 hours back was published' }),
   valid_time: Type.String({ description: 'ISO 8601 UTC instant the values are valid for' }),
 });
 export type FreeFields = Static<typeof FreeFieldsSchema>;
 
-const ErrorSchema = Type.Unsafe<{ error: { code: string; message: string } }>(errorBodySchema as unknown as TSchema);
+const errorSchema = (status: number) => Type.Unsafe<{ error: { code: string; message: string } }>(errorResponseSchema(status));
 
-/** Error responses the weather routes can answer, one schema per status. */
+/** Error responses the weather routes can answer, one schema per status (codes and examples: api/errors.ts). */
 export const errorResponses = {
-  400: ErrorSchema,
-  401: ErrorSchema,
-  403: ErrorSchema,
-  404: ErrorSchema,
-  429: ErrorSchema,
-  500: ErrorSchema,
-  503: ErrorSchema,
+  400: errorSchema(400),
+  401: errorSchema(401),
+  403: errorSchema(403),
+  404: errorSchema(404),
+  429: errorSchema(429),
+  500: errorSchema(500),
+  503: errorSchema(503),
 } as const;

@@ -49,6 +49,11 @@ export interface Product {
   readonly region?: Region;
   /** Masked variables: how far a point may be from the nearest cell of the right kind, km. */
   readonly searchRadiusKm?: number;
+  /**
+   * Sources on different grids: resample the variables of the other grids
+   * onto the chosen one (products/resample.ts) instead of dropping them.
+   */
+  readonly resampleOtherGrids?: boolean;
   /** Forecast products: hours of the previous version kept before a new run's first step (ingest/carry-over.ts). */
   readonly carryHours?: number;
   /** What the store may hold: canonical variables. */

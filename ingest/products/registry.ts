@@ -1,7 +1,8 @@
-/** The products `meteopunto ingest <product>` knows. Later issues add marine, soil, uv, reanalysis, sm100. */
+/** The products `meteopunto ingest <product>` knows. Later issues add soil, uv, sm100. */
 import { IngestError } from '../ingest-types.js';
 import { camsProduct } from './cams/index.js';
 import { demProduct } from './dem/index.js';
+import { marineProduct } from './marine/index.js';
 import { nwpProduct } from './nwp/index.js';
 import type { Product } from './product.js';
 import { reanalysisProduct } from './reanalysis/index.js';
@@ -10,6 +11,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   nwp: nwpProduct,
   dem: demProduct,
   cams: camsProduct,
+  marine: marineProduct,
   reanalysis: reanalysisProduct,
 };
 

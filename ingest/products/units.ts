@@ -112,6 +112,14 @@ RULES['µg/m³'] = {
   // Mass mixing ratio → concentration: c = q · ρ_air (STANDARD_AIR_DENSITY_KG_M3), kg/m³ → µg/m³.
   ...same(['kg kg-1', 'kg/kg'], value(STANDARD_AIR_DENSITY_KG_M3 * 1e9)),
 };
+// Directions (wave direction "from", clockwise from north) and periods: marine/variables.ts.
+RULES['°'] = {
+  ...same(['degree', 'degrees', 'deg', '°', 'degree true', 'degrees true', 'degree_true', 'degrees_true', 'degree_north', 'degrees from north'], value(1)),
+  ...same(['rad', 'radian', 'radians'], value(180 / Math.PI)),
+};
+RULES.s = {
+  ...same(['s', 'sec', 'second', 'seconds'], value(1)),
+};
 RULES['grains/m³'] = {
   ...same(['grains/m3', 'grains m-3', 'grain m-3', 'grains/m³', 'grain/m3', 'm-3', '1/m3', 'number m-3'], value(1)),
 };

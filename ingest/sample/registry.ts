@@ -5,7 +5,8 @@
  */
 import { camsSample } from './products/cams.js';
 import { demSample } from './products/dem.js';
+import { marineSample } from './products/marine.js';
 import { nwpSample } from './products/nwp.js';
 import type { SampleStep } from './step.js';
 
-export const SAMPLE_STEPS: readonly SampleStep[] = [nwpSample, demSample, camsSample];
+export const SAMPLE_STEPS: readonly SampleStep[] = [nwpSample, demSample, camsSample, marineSample];

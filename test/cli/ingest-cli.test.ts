@@ -37,7 +37,7 @@ describe('meteopunto ingest: usage', () => {
     const env = { METEOPUNTO_DATA: join(dir, 'usage') };
     expect(cli(['ingest'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/missing <product>/) });
     expect(cli(['ingest', 'nwp'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/no input files given/) });
-    expect(cli(['ingest', 'radar', 'x.grib'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown product 'radar' \(known: nwp, dem, cams\)/) });
+    expect(cli(['ingest', 'radar', 'x.grib'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown product 'radar' \(known: nwp, dem, cams\b/) });
     expect(cli(['ingest', 'nwp', 'x.grib', '--colour'], env).code).toBe(2);
     expect(cli(['ingest', '--help'], env)).toMatchObject({ code: 0, stdout: expect.stringMatching(/usage: meteopunto ingest <product> <file>/) });
   });
@@ -121,7 +121,8 @@ describe('meteopunto start with tiles already present', () => {
       }
       expect(up).toBe(true);
       expect(stdout).not.toMatch(/building the SAMPLE dataset/);
-      expect(stdout).toMatch(/SERVING SAMPLE DATA for cams, dem, nwp/);
+      expect(stdout).toMatch(/SERVING SAMPLE DATA for cams, dem, [^:]*nwp/);
+      expect(stdout).toMatch(/SERVING SAMPLE DATA for [^:]*\bmarine\b/);
       const key = /demo API key \(business plan, shown once, stored hashed\): (mp_\w+)/.exec(stdout)?.[1] ?? '';
       expect(key).toMatch(/^mp_\w{40}$/);
       expect(readdirSync(data).join(' ')).not.toMatch(/key\.txt/);
@@ -130,6 +131,10 @@ describe('meteopunto start with tiles already present', () => {
       const body = (await res.json()) as { temperature: number; temperature_source: string };
       expect(typeof body.temperature).toBe('number');
       expect(body.temperature_source).toMatch(/sample/);
+      // The demo key is Business: coastal at sea off Naples, from the marine sample.
+      const sea = (await (await fetch(`${base}/api/v1/weather.php?lat=40.7&lon=14.1`, { headers: { 'X-API-Key': key } })).json()) as { coastal: { sea_state: { label: string }; source: string } };
+      expect(sea.coastal.source).toMatch(/sample data/);
+      expect(sea.coastal.sea_state.label).toEqual(expect.any(String));
     } finally {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');

@@ -38,7 +38,7 @@ export const AirQualitySchema = Type.Object({
   ozone: NullableNumber('O₃, µg/m³'),
   sulphur_dioxide: NullableNumber('SO₂, µg/m³'),
   source: Type.String({ description: 'product and model the values come from; "(sample data)" for the demo dataset' }),
-});
+}, { description: 'European air quality index and 5 pollutants, µg/m³ (CAMS)' });
 
 const SpeciesSchema = Type.Object({
   value: Type.Number({ description: 'pollen grains per m³' }),
@@ -53,7 +53,7 @@ export const PollenSchema = Type.Object({
     description: 'per species; null when the source does not carry it',
   }),
   source: Type.String({ description: 'product and model the values come from' }),
-});
+}, { description: 'six pollen species, grains/m³, with a risk (CAMS)' });
 
 export const camsResponseProperties = {
   air_quality: Type.Optional(nullable(AirQualitySchema)),

@@ -34,7 +34,7 @@ export const ComfortSchema = Type.Object({
   category: oneOf(UTCI_CATEGORY_IDS, 'UTCI assessment category (Błażejczyk et al. 2013)'),
   category_it: Type.String({ description: 'Italian label of the category' }),
   mean_radiant_temperature: Type.Number({ description: 'mean radiant temperature used, °C' }),
-});
+}, { description: 'thermal comfort: UTCI, °C, with its stress category (Bröde et al. 2012)' });
 
 export const UvIndexSchema = Type.Object({
   value: Type.Number({ description: 'UV index (dimensionless), one decimal' }),
@@ -43,14 +43,14 @@ export const UvIndexSchema = Type.Object({
   clear_sky: Type.Number({ description: 'clear-sky UV index (Madronich 2007) at the same instant' }),
   cloud_modification: Type.Number({ description: 'cloud modification factor applied, 0..1' }),
   source: Type.String({ description: 'method and inputs of the value (no satellite UV product yet)' }),
-});
+}, { description: 'UV index (WHO scale), clear-sky Madronich corrected for cloud' });
 
 export const WbgtSchema = Type.Object({
   sun: Type.Number({ description: 'WBGT in the sun, °C (Liljegren et al. 2008)' }),
   shade: Type.Number({ description: 'WBGT in the shade (no solar load), °C' }),
   risk_level: oneOf(WBGT_RISK_IDS, 'heat-stress risk of the sun value: ISO 7243 / NIOSH RAL at 300 W, Worklimate classes'),
   risk_level_it: Type.String({ description: 'Italian label of the risk level' }),
-});
+}, { description: 'wet-bulb globe temperature in sun and shade, °C (Liljegren et al. 2008)' });
 
 export const FrostSchema = Type.Object({
   risk: oneOf(FROST_RISK_IDS, 'frost risk (docs/science.md "Frost method")'),
@@ -61,12 +61,12 @@ export const FrostSchema = Type.Object({
   air_frost: Type.Boolean({ description: '2 m temperature ≤ 0 °C' }),
   ground_frost: Type.Boolean({ description: 'ground temperature ≤ 0 °C' }),
   deposit: oneOfOrNull(['hoar_frost', 'black_frost'] as const, 'with ground frost: hoar frost (ground ≤ frost point) or black frost; else null'),
-});
+}, { description: 'frost risk: air and ground frost, deposit type' });
 
 export const Et0Schema = Type.Object({
   value: Type.Number({ description: 'FAO-56 reference evapotranspiration, mm per hour, over the step ending at valid_time' }),
   period_hours: Type.Number({ description: 'length of that step, hours' }),
-});
+}, { description: 'reference evapotranspiration FAO-56 Penman-Monteith, mm' });
 
 export const DeveloperFieldsSchema = Type.Object({
   comfort: nullable(ComfortSchema),

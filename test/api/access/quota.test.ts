@@ -121,6 +121,27 @@ describe.each([
 });
 
 describe('Quota in Redis', () => {
+  it('takes a request from both windows in one round trip (one script call)', async () => {
+    const client = await connectAccessRedis(process.env.REDIS_URL!);
+    const sent: string[] = [];
+    const send = client.sendCommand.bind(client);
+    client.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
+      sent.push(args[0].name);
+      return send(...args);
+    }) as Redis['sendCommand'];
+    try {
+      const q = new Quota(loadAccessConfig({}).quota, client);
+      const id = randomUUID();
+      await q.consume(id, 'business'); // the first call may load the script (EVALSHA, then EVAL)
+      sent.length = 0;
+      for (let i = 0; i < 5; i++) expect((await q.consume(id, 'business')).allowed).toBe(true);
+      expect(sent).toEqual(Array(5).fill('evalsha'));
+      expect((await q.peek(id, 'business')).minute.used).toBe(6);
+    } finally {
+      await client.quit();
+    }
+  });
+
   it('shares the counters between instances (replicas), in keys holding the UTC date', async () => {
     const a = new Quota(loadAccessConfig({}).quota, redis);
     const b = new Quota(loadAccessConfig({}).quota, redis);

@@ -1,0 +1,80 @@
+/**
+ * Key records cached in the API process (api/access/key-changes.ts) against
+ * a real Redis: a cached key costs no Redis command, and a change written by
+ * another process (the CLI's store, no cache) reaches the cache through
+ * pub/sub before the next request can use the old record.
+ */
+import type { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateKey } from '../../../api/access/key-format.js';
+import { KeyRecordCache } from '../../../api/access/key-changes.js';
+import { RedisKeyStore } from '../../../api/access/key-store-redis.js';
+import type { KeyRecord } from '../../../api/access/key-store.js';
+import { connectAccessRedis } from '../../../api/access/redis-connection.js';
+
+const url = process.env.REDIS_URL!;
+const server = await connectAccessRedis(url);
+const cli = await connectAccessRedis(url);
+const cache = await KeyRecordCache.subscribe(server);
+const served = new RedisKeyStore(server, url, { staleIfErrorS: 300 }, cache);
+const written = new RedisKeyStore(cli, url, { staleIfErrorS: 300 });
+afterAll(async () => {
+  await served.close();
+  await server.quit();
+  await cli.quit();
+});
+
+/** Names of the commands `client` sends while `fn` runs. */
+async function commandsDuring(client: Redis, fn: () => Promise<unknown>): Promise<string[]> {
+  const sent: string[] = [];
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
+    sent.push(args[0].name);
+    return send(...args);
+  }) as Redis['sendCommand'];
+  try {
+    await fn();
+  } finally {
+    client.sendCommand = send;
+  }
+  return sent;
+}
+
+function newRecord(): KeyRecord {
+  const { prefix, hash } = generateKey();
+  return { prefix, hash, plan: 'free', kind: 'api', name: 'cache test', created: new Date().toISOString() };
+}
+
+describe('key records cached with pub/sub invalidation', () => {
+  it('reads a key from Redis once, then from the cache', async () => {
+    const r = newRecord();
+    expect(await written.insert(r)).toBe(true);
+    await cli.ping(); // let the insert's own message arrive first
+    const sent = await commandsDuring(server, async () => {
+      for (let i = 0; i < 5; i++) expect((await served.get(r.prefix))?.plan).toBe('free');
+    });
+    expect(sent).toEqual(['hgetall']);
+  });
+
+  it('a revocation and a plan change written by another process apply at once', async () => {
+    const r = newRecord();
+    await written.insert(r);
+    expect((await served.get(r.prefix))?.revoked).toBeUndefined();
+
+    await written.update(r.prefix, { plan: 'business' });
+    // The message travels on another connection: it is delivered within the round trip that follows.
+    await cli.ping();
+    expect((await served.get(r.prefix))?.plan).toBe('business');
+
+    await written.update(r.prefix, { revoked: new Date().toISOString() });
+    await cli.ping();
+    expect((await served.get(r.prefix))?.revoked).toBeDefined();
+  });
+
+  it('does not cache unknown keys: a key created later is found', async () => {
+    const r = newRecord();
+    expect(await served.get(r.prefix)).toBeNull();
+    await written.insert(r);
+    expect((await served.get(r.prefix))?.prefix).toBe(r.prefix);
+  });
+});
