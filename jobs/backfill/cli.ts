@@ -30,6 +30,10 @@ Needs REDIS_URL and running workers; sources come from "backfill" in the jobs co
 
 export async function run(argv: string[], out: NodeJS.WriteStream = process.stderr): Promise<number> {
   const [sub, ...rest] = argv;
+  if ((sub === 'reanalysis' || sub === 'status') && (rest.includes('--help') || rest.includes('-h'))) {
+    console.log(USAGE);
+    return 0;
+  }
   try {
     if (sub === 'reanalysis') return await reanalysis(rest, out);
     if (sub === 'status') return await status(rest);

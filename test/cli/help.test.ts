@@ -15,6 +15,7 @@ const COMMANDS = [
   'tiles', 'tiles point', 'tiles info',
   'keys', 'keys create', 'keys list', 'keys show', 'keys revoke', 'keys set-plan',
   'jobs', 'jobs enqueue', 'jobs status', 'jobs retry', 'jobs schedules',
+  'backfill', 'backfill reanalysis', 'backfill status',
 ];
 
 describe('--help', () => {

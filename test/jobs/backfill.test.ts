@@ -162,4 +162,28 @@ describeShared('backfill reanalysis from 20CRv3 files over loopback HTTP', () =>
       await app.close();
     }
   }, 120_000);
+
+  it('--force redoes a published year (a new version, same job id); bad years and sources are usage errors', async () => {
+    const before = JSON.parse(readFileSync(join(root, 'tiles', 'reanalysis', '1925', 'current.json'), 'utf8')).version;
+    const c = worker('C');
+    await c.waitForLine((l) => l.event === 'ready');
+    const forced = await capture(() => backfillCli(['reanalysis', '--from', '1925', '--to', '1925', '--force']));
+    expect(forced.code).toBe(0);
+    expect(forced.out).toContain('1925: enqueued reanalysis@1925 from 20crv3 (6 files)');
+    const after = JSON.parse(readFileSync(join(root, 'tiles', 'reanalysis', '1925', 'current.json'), 'utf8')).version;
+    expect(after).not.toBe(before);
+    c.child.kill('SIGTERM');
+    await c.exited;
+
+    const early = await capture(() => backfillCli(['reanalysis', '--from', '1919', '--to', '1925']));
+    expect(early.code).toBe(2);
+    expect(early.err).toContain('--from: history starts at 1920');
+    const source = await capture(() => backfillCli(['reanalysis', '--from', '1925', '--to', '1925', '--source', 'era6']));
+    expect(source.code).toBe(2);
+    expect(source.err).toContain("--source must be era5, 20crv3 or auto, got 'era6'");
+    // ERA5 years need an ERA5 source in the configuration: said, nothing enqueued.
+    const era5 = await capture(() => backfillCli(['reanalysis', '--from', '1950', '--to', '1950']));
+    expect(era5.code).toBe(1);
+    expect(era5.err).toContain("no backfill source 'era5'");
+  }, 60_000);
 });
