@@ -22,11 +22,16 @@
  *    and points, right after weather.php: requests/s and the ratio to
  *    weather.php. Target: ratio ≥ 0.8.
  *
+ * 6. One year of hourly ERA5-layout Italy at 0.25° ingested as `reanalysis`
+ *    (bench/reanalysis.ts): seconds (target ≤ 60 s), store size, warm time=
+ *    lookup in µs and cold in ms.
+ *
  * Options (env): BENCH_SECONDS (HTTP measuring time per server, default 8),
  * BENCH_CONNECTIONS (default 32), BENCH_PLANS (plans of the keys weather.php
  * is measured with, default "business,free": Free + Developer fields, then
  * the Free fields alone), BENCH_REDIS_URL (keys and quotas in Redis),
- * BENCH_PROFILE_DIR (CPU profiles of the servers).
+ * BENCH_PROFILE_DIR (CPU profiles of the servers), BENCH_REANALYSIS_DAYS
+ * (shorter reanalysis year).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +48,7 @@ import { PublishedProducts } from '../api/router/published.js';
 import { runHttpBench, runRandomPointsBench, BENCH_CACHE_BYTES, WIDGET_BENCH_QUERY } from './http.js';
 import { benchPlans, createBenchKey } from './api-key.js';
 import { processEnv } from '../config/process-env.js';
+import { runReanalysisBench } from './reanalysis.js';
 import { setting } from '../config/environment.js';
 import { integerSetting } from '../config/environment.js';
 
@@ -290,6 +296,8 @@ async function main(): Promise<void> {
     console.log(`  weather.php, ${first.plan} key, random points across Italy (100,000 before repeating), default cache, nothing pre-loaded: ` +
       `${rnd.rps.toFixed(0)} req/s (${rnd.cpuUsPerRequest?.toFixed(1)} µs; latency median ${rnd.medianMs.toFixed(2)} ms, p99 ${rnd.p99Ms.toFixed(2)} ms); ` +
       `ratio to bare ${(rnd.rps / http.bare.rps).toFixed(2)}; cache ${(rnd.cacheBytes / 2 ** 20).toFixed(0)} of ${(rnd.cacheMaxBytes / 2 ** 20).toFixed(0)} MiB, server RSS ${(rnd.rssBytes / 2 ** 20).toFixed(0)} MiB`);
+    // 6. One reanalysis year (issue 13): ingest time, store size, warm and cold time= lookups (bench/reanalysis.ts).
+    await runReanalysisBench();
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
