@@ -21,3 +21,4 @@ export * from './et0-radiation.js';
 export * from './sea-state.js';
 export * from './frost.js';
 export * from './pressure.js';
+export * from './specific-humidity.js';

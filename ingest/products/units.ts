@@ -112,6 +112,11 @@ RULES['µg/m³'] = {
   // Mass mixing ratio → concentration: c = q · ρ_air (STANDARD_AIR_DENSITY_KG_M3), kg/m³ → µg/m³.
   ...same(['kg kg-1', 'kg/kg'], value(STANDARD_AIR_DENSITY_KG_M3 * 1e9)),
 };
+// Specific humidity (20CRv3 shum.2m).
+RULES['kg/kg'] = {
+  ...same(['kg kg-1', 'kg/kg', 'kg kg**-1', 'kg kg^-1'], value(1)),
+  ...same(['g kg-1', 'g/kg'], value(1e-3)),
+};
 // Directions (wave direction "from", clockwise from north) and periods: marine/variables.ts.
 RULES['°'] = {
   ...same(['degree', 'degrees', 'deg', '°', 'degree true', 'degrees true', 'degree_true', 'degrees_true', 'degree_north', 'degrees from north'], value(1)),

@@ -8,7 +8,7 @@
  * already published for it (./years.ts).
  */
 import { IngestError } from '../../ingest-types.js';
-import { completeNwp } from '../nwp/complete.js';
+import { completeReanalysis } from './complete.js';
 import type { Product, VariableStack } from '../product.js';
 import { reanalysisModel } from './source-model.js';
 import { REANALYSIS_VARIABLES } from './variables.js';
@@ -22,8 +22,8 @@ export const reanalysisProduct: Product = {
   priority: 5,
   variables: REANALYSIS_VARIABLES,
   auxiliary: {},
-  // Dew point from RH (or RH from dew point) when a source carries only one.
-  complete: completeNwp,
+  // RH from specific humidity (20CRv3), dew point from RH (or RH from dew point) when a source carries only one.
+  complete: completeReanalysis,
   model: reanalysisModel,
   validate(stack: VariableStack, files: readonly string[]): void {
     if (stack.series.size === 0 || stack.times.length === 0) {

@@ -6,7 +6,7 @@
  * paramIds, NetCDF names t2m/d2m/msl/u10/v10/i10fg/tcc/tp/ssrd/z) and as
  * ARCO-ERA5 names it (2m_temperature, ...); ERA5-Land (rh); NOAA-CIRES-DOE
  * 20CRv3 as NOAA PSL publishes it (air.2m → `air`, prmsl, uwnd.10m → `uwnd`,
- * vwnd.10m → `vwnd`, rhum.2m → `rhum`, hgt.sfc → `hgt`). A period lacks what
+ * vwnd.10m → `vwnd`, rhum.2m → `rhum`, shum.2m → `shum`, hgt.sfc → `hgt`). A period lacks what
  * its source does not carry (20CRv3: gust, and here cloud, precipitation,
  * radiation): those stay absent from the year's store and answer null.
  *
@@ -35,6 +35,13 @@ export const REANALYSIS_VARIABLES = {
   direct_radiation: withNames(N.direct_radiation, ['total_sky_direct_solar_radiation_at_surface']),
   longwave_radiation: withNames(N.longwave_radiation, ['surface_thermal_radiation_downwards']),
   elevation: withNames(N.elevation, ['geopotential']),
+  // 20CRv3 shum.2m: kept (not only used) so a year whose files arrive in several runs can still derive RH (./complete.ts).
+  specific_humidity_2m: {
+    units: 'kg/kg', aggregation: 'instant', precision: 0.00001, interpolation: 'linear', mask: 'any', block: 'developer', heightM: 2,
+    longName: '2 metre specific humidity', standardName: 'specific_humidity',
+    names: ['shum', 'huss', 'q2m', '2sh'],
+    standardNames: ['specific_humidity'],
+  },
 } as const satisfies Record<string, StoredVariableSpec>;
 
 export type ReanalysisVariable = keyof typeof REANALYSIS_VARIABLES;

@@ -70,4 +70,30 @@ describe('reanalysis ingest: one store per year, merged', () => {
       .rejects.toThrow(/reanalysis\/1925 holds 20CRv3, these files ERA5: one year holds one source/);
     expect(JSON.parse(readFileSync(join(root, 'tiles', 'reanalysis', '1925', 'current.json'), 'utf8')).version).toBe(before);
   });
+
+  it('20CRv3 with shum.2m instead of rhum.2m: RH from specific humidity at the surface pressure (MSL reduced to hgt.sfc)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mp-20cr-shum-'));
+    const data = mkdtempSync(join(tmpdir(), 'mp-rean-shum-'));
+    try {
+      py('write_20crv3.py', { dir, year: 1930, first_day: '07-01', days: 1, humidity: 'shum' });
+      const names = ['air.2m.1930.nc', 'shum.2m.1930.nc', 'prmsl.1930.nc', 'hgt.sfc.nc'];
+      const r = await runIngest({ root: data, product: 'reanalysis', files: names.map((n) => join(dir, n)) });
+      expect(r.notes.some((n) => n.startsWith('relative_humidity_2m derived from specific_humidity_2m, temperature_2m and the surface pressure'))).toBe(true);
+      // On a grid node (42 N, 12 E): no interpolation, so the reference is the formula at the node's values.
+      const node = { lat: 42, lon: 12 };
+      const [q, airK, prmslPa, hgt] = py('era5_reference.py', {
+        cmd: 'points',
+        queries: [['shum.2m.1930.nc', 'shum'], ['air.2m.1930.nc', 'air'], ['prmsl.1930.nc', 'prmsl'], ['hgt.sfc.nc', 'hgt']]
+          .map(([file, v]) => ({ kind: 'nc', file: join(dir, file!), var: v, ...node, times: ['1930-07-01T12:00'], weights: [1] })),
+      }) as number[];
+      const rh = py('era5_reference.py', { cmd: 'rh_from_shum', q, t_c: airK! - 273.15, msl_hpa: prmslPa! / 100, z: hgt }) as number;
+      const store = new TileStore(data, { manifestCheckMs: 0 });
+      const s = await store.sample('reanalysis/1930', node.lat, node.lon, Date.UTC(1930, 6, 1, 12));
+      expect(s.values.relative_humidity_2m! - rh).toBeCloseTo(0, 1);
+      expect(s.values.dew_point_2m).not.toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(data, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
