@@ -85,11 +85,16 @@ export const ProductJobsSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** A reanalysis backfill source: per-year URL templates (`{yyyy}` is the year), e.g. NOAA PSL's 20CRv3 files (docs/history.md). */
+/**
+ * A reanalysis backfill source (docs/history.md), `{yyyy}` = the year: per-year
+ * URL templates (NOAA PSL's 20CRv3 files, a mirror of ERA5 files) or a
+ * Climate Data Store request (ERA5; the CDS speaks the ADS API, key from the
+ * environment variable `keyEnv`).
+ */
 export const BackfillSourceSchema = Type.Object(
   {
     model: Type.Optional(Type.String({ description: 'source named in the manifest and temperature_source (default ERA5 / 20CRv3)' })),
-    source: HttpSourceSchema,
+    source: Type.Union([HttpSourceSchema, AdsSourceSchema]),
   },
   { additionalProperties: false },
 );

@@ -96,7 +96,7 @@ async function reanalysis(argv: string[], out: NodeJS.WriteStream): Promise<numb
         // A finished job of this id (done before, failed, or forced) makes room for the new one.
         if (state !== 'unknown') await (await q.getJob(job.id))?.remove();
         await q.add(JOB_NAMES[INGEST_QUEUE], job.data, { ...ingestJobOptions(ctx.config), jobId: job.id });
-        console.log(`${y.year}: enqueued ${job.id} from ${y.source} (${job.data.source.kind === 'http' ? job.data.source.files.length : 0} files)`);
+        console.log(`${y.year}: enqueued ${job.id} from ${y.source} (${job.data.source.kind === 'http' ? `${job.data.source.files.length} files` : `${job.data.source.kind} request`})`);
       }
       jobs.set(y.year, job.id);
     }
