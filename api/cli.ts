@@ -19,7 +19,6 @@ import { TileStore } from '../tiles/reader.js';
 import { buildApp } from './app.js';
 import { processEnv } from '../config/process-env.js';
 import { integerSetting, setting, type Environment } from '../config/environment.js';
-import { availableParallelism } from 'node:os';
 import { serverLimits, trustProxy } from './server-limits.js';
 
 export const DEFAULT_PORT = 8080;
@@ -32,7 +31,7 @@ const USAGE = `usage: meteopunto serve [--port <n>] [--host <h>]
 
 environment: METEOPUNTO_DATA (data directory, default ./data), PORT, HOST, LOG_LEVEL (default info),
              METEOPUNTO_TILE_CACHE_MB (decoded chunk cache, MiB; default sized from the published stores),
-             METEOPUNTO_DECODE_THREADS (threads decoding cold tile blocks; default: cores − 1, at most 4)`;
+             METEOPUNTO_DECODE_THREADS (threads decoding cold tile blocks; default 0: on the event loop)`;
 
 export interface ServeOptions {
   port: number;
@@ -43,9 +42,13 @@ export interface ServeOptions {
   decodeThreads: number;
 }
 
-/** METEOPUNTO_DECODE_THREADS; default one per core but the event loop's, at most 4 (beyond, decoding is rarely what waits). */
+/**
+ * METEOPUNTO_DECODE_THREADS, default 0 (decode on the event loop): on the
+ * 2-core development machine one decode thread made random-point traffic
+ * slower, not faster (docs/benchmarks.md); more cores may differ.
+ */
 export function decodeThreads(env: Environment = processEnv()): number {
-  return integerSetting(env, 'METEOPUNTO_DECODE_THREADS', Math.min(4, Math.max(0, availableParallelism() - 1)));
+  return integerSetting(env, 'METEOPUNTO_DECODE_THREADS', 0);
 }
 
 /** Parse argv and environment; throws a message naming the bad option. */

@@ -69,7 +69,7 @@ async function serveChild(kind: ServerKind, dataDir: string): Promise<void> {
   if (kind === 'weather' || kind === 'weather-auto') {
     // Keys and quotas embedded and in memory, or in Redis with BENCH_REDIS_URL; never the caller's REDIS_URL.
     const env = benchAccessEnv(dataDir);
-    // Decode threads as `serve` has them (METEOPUNTO_DECODE_THREADS).
+    // Decode threads as `serve` has them (METEOPUNTO_DECODE_THREADS, default 0).
     const tiles = new TileStore(dataDir, { decodeThreads: decodeThreads(), ...(kind === 'weather' ? { cacheBytes: BENCH_CACHE_BYTES } : {}) });
     app = await buildApp({ dataDir, env, access: { env }, tiles });
   } else {
