@@ -18,7 +18,7 @@ import { dataDir } from '../config/paths.js';
 import { TileStore } from '../tiles/reader.js';
 import { buildApp } from './app.js';
 import { processEnv } from '../config/process-env.js';
-import { setting, type Environment } from '../config/environment.js';
+import { integerSetting, setting, type Environment } from '../config/environment.js';
 import { serverLimits, trustProxy } from './server-limits.js';
 
 export const DEFAULT_PORT = 8080;
@@ -30,13 +30,25 @@ const USAGE = `usage: meteopunto serve [--port <n>] [--host <h>]
   --host <h>   address to bind (default $HOST or ${DEFAULT_HOST}; 0.0.0.0 for all interfaces)
 
 environment: METEOPUNTO_DATA (data directory, default ./data), PORT, HOST, LOG_LEVEL (default info),
-             METEOPUNTO_TILE_CACHE_MB (decoded chunk cache, MiB; default sized from the published stores)`;
+             METEOPUNTO_TILE_CACHE_MB (decoded chunk cache, MiB; default sized from the published stores),
+             METEOPUNTO_DECODE_THREADS (threads decoding cold tile blocks; default 0: on the event loop)`;
 
 export interface ServeOptions {
   port: number;
   host: string;
   /** Chunk cache budget, bytes (undefined: the reader's default). */
   cacheBytes?: number;
+  /** Threads decoding cold blocks off the event loop (0: on it). */
+  decodeThreads: number;
+}
+
+/**
+ * METEOPUNTO_DECODE_THREADS, default 0 (decode on the event loop): on the
+ * 2-core development machine one decode thread made random-point traffic
+ * slower, not faster (docs/benchmarks.md); more cores may differ.
+ */
+export function decodeThreads(env: Environment = processEnv()): number {
+  return integerSetting(env, 'METEOPUNTO_DECODE_THREADS', 0);
 }
 
 /** Parse argv and environment; throws a message naming the bad option. */
@@ -61,7 +73,7 @@ export function parseServeArgs(argv: readonly string[], env: Environment = proce
     portNum = /^\d{1,5}$/.test(port) ? Number(port) : NaN;
     if (!(portNum >= 0 && portNum <= 65535)) throw new Error(`${portFrom} must be an integer 0..65535, got '${port}'`);
   }
-  const opts: ServeOptions = { port: portNum, host: host ?? DEFAULT_HOST };
+  const opts: ServeOptions = { port: portNum, host: host ?? DEFAULT_HOST, decodeThreads: decodeThreads(env) };
   const cache = setting(env, 'METEOPUNTO_TILE_CACHE_MB');
   if (cache !== undefined) {
     const mb = /^\d{1,6}$/.test(cache) ? Number(cache) : NaN;
@@ -112,7 +124,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const root = dataDir();
-  const tiles = new TileStore(root, opts.cacheBytes !== undefined ? { cacheBytes: opts.cacheBytes } : {});
+  const tiles = new TileStore(root, { decodeThreads: opts.decodeThreads, ...(opts.cacheBytes !== undefined ? { cacheBytes: opts.cacheBytes } : {}) });
   const app = await buildApp({ dataDir: root, tiles, limits: serverLimits(), trustProxy: trustProxy(), logger: { level: setting(processEnv(), 'LOG_LEVEL') ?? 'info' } });
   const closed = closeOnSignal(app);
   try {

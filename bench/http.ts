@@ -19,6 +19,7 @@ const ALL_GROUPS = new Set(FIELD_GROUPS);
 import type { PointQuery } from '../api/weather/service.js';
 import { TileStore } from '../tiles/reader.js';
 import { benchAccessEnv } from './api-key.js';
+import { decodeThreads } from '../api/cli.js';
 import { processEnv } from '../config/process-env.js';
 import { setting } from '../config/environment.js';
 
@@ -68,7 +69,8 @@ async function serveChild(kind: ServerKind, dataDir: string): Promise<void> {
   if (kind === 'weather' || kind === 'weather-auto') {
     // Keys and quotas embedded and in memory, or in Redis with BENCH_REDIS_URL; never the caller's REDIS_URL.
     const env = benchAccessEnv(dataDir);
-    const tiles = new TileStore(dataDir, kind === 'weather' ? { cacheBytes: BENCH_CACHE_BYTES } : {});
+    // Decode threads as `serve` has them (METEOPUNTO_DECODE_THREADS, default 0).
+    const tiles = new TileStore(dataDir, { decodeThreads: decodeThreads(), ...(kind === 'weather' ? { cacheBytes: BENCH_CACHE_BYTES } : {}) });
     app = await buildApp({ dataDir, env, access: { env }, tiles });
   } else {
     app = Fastify({ logger: false });

@@ -6,23 +6,11 @@
  * block share one load.
  */
 import { LRUCache } from 'lru-cache';
-import { interleave } from './block.js';
-import { readChunk, type ChunkData, type ChunkFile } from './chunk-file.js';
+import type { ChunkData, ChunkFile } from './chunk-file.js';
+import { readBlock, type BlockRequest } from './block-read.js';
 
 /** Decoded values: a chunk [time][row][col] (or [row][col] for static variables), or a block of them (./block.ts). */
-export type { ChunkData, ChunkFile };
-
-/** A block to load: the same spatial chunk of several variables of one kind. */
-export interface BlockRequest {
-  id: number;
-  int16: boolean;
-  /** The member variables' chunk files, in member order. */
-  files: ChunkFile[];
-  /** Time steps per chunk (1 for static variables). */
-  steps: number;
-  /** Cells per chunk plane (chunk rows × columns). */
-  plane: number;
-}
+export type { ChunkData, ChunkFile, BlockRequest };
 
 /** Budget when none is given (the tile store sizes its own: ./cache-budget.ts): 256 MiB ≈ 2,600 forecast chunks of 49 steps × 32 × 32. */
 export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
@@ -31,8 +19,11 @@ export class ChunkCache {
   private readonly lru: LRUCache<number, ChunkData>;
   private readonly inflight = new Map<number, Promise<ChunkData>>();
 
-  /** `onDrop(id)` runs whenever a block leaves the cache (evicted, replaced, cleared), for front tables of it. */
-  constructor(maxBytes = DEFAULT_CACHE_BYTES, onDrop?: (id: number) => void) {
+  /**
+   * `onDrop(id)` runs whenever a block leaves the cache (evicted, replaced, cleared), for front tables of it;
+   * `decode` reads a block (default on this thread; ./decode-pool.ts: in decode threads).
+   */
+  constructor(maxBytes = DEFAULT_CACHE_BYTES, onDrop?: (id: number) => void, private readonly decode: (req: BlockRequest) => Promise<ChunkData> = readBlock) {
     this.lru = new LRUCache<number, ChunkData>({
       maxSize: maxBytes,
       sizeCalculation: (c) => Math.max(1, c.byteLength),
@@ -74,7 +65,7 @@ export class ChunkCache {
     let p = this.inflight.get(req.id);
     if (!p) {
       this.misses++;
-      p = readBlock(req).then(
+      p = this.decode(req).then(
         (c) => {
           this.inflight.delete(req.id);
           this.lru.set(req.id, c);
@@ -93,11 +84,4 @@ export class ChunkCache {
   clear(): void {
     this.lru.clear();
   }
-}
-
-async function readBlock(req: BlockRequest): Promise<ChunkData> {
-  const length = req.steps * req.plane;
-  const chunks = await Promise.all(req.files.map((f) => readChunk(f, req.int16, length)));
-  // A lone static chunk is already in block layout ([cell][1][1]).
-  return chunks.length === 1 && req.steps === 1 ? chunks[0]! : interleave(chunks, req.steps, req.plane, req.int16);
 }

@@ -30,6 +30,7 @@ import { TileError, type PointSample } from './types.js';
 import { LiveVersions, type StoreEntry } from './live-versions.js';
 import { MASK_ANY, MASK_LAND, MASK_SEA, type VarState, type VersionState } from './version-state.js';
 import { variableList, type VariableList } from './variable-list.js';
+import { threadDecoder } from './decode-pool.js';
 import { ChunkCache, type BlockRequest, type ChunkData } from './chunk-cache.js';
 import { autoCacheBytes } from './cache-budget.js';
 import type { PointMemo } from './point-memo.js';
@@ -43,6 +44,8 @@ export interface TileStoreOptions {
   cacheBytes?: number;
   /** Minimum interval between two checks of a store's current.json (default 1000 ms). */
   manifestCheckMs?: number;
+  /** Threads decoding cold blocks off the event loop (./decode-pool.ts); 0 or absent: on the calling thread. */
+  decodeThreads?: number;
 }
 
 /** A store's version as pinned for one request (opaque to callers: pass it back to the `…In` methods). */
@@ -65,7 +68,8 @@ export class TileStore {
   private iso1 = '';
 
   constructor(readonly root: string, opts: TileStoreOptions = {}) {
-    this.cache = new ChunkCache(opts.cacheBytes ?? autoCacheBytes(root), (id) => this.dropSlot(id));
+    const threads = opts.decodeThreads ?? 0;
+    this.cache = new ChunkCache(opts.cacheBytes ?? autoCacheBytes(root), (id) => this.dropSlot(id), threads > 0 ? threadDecoder(threads) : undefined);
     this.versions = new LiveVersions(root, opts.manifestCheckMs ?? 1000);
   }
 

@@ -59,16 +59,19 @@ describe('weather.php over real HTTP', () => {
 
 describe('meteopunto serve', () => {
   it('parses --port/--host and PORT/HOST with 8080 and 127.0.0.1 as defaults', () => {
-    expect(parseServeArgs([], {})).toEqual({ port: 8080, host: '127.0.0.1' });
-    expect(parseServeArgs([], { PORT: '9000', HOST: '0.0.0.0' })).toEqual({ port: 9000, host: '0.0.0.0' });
-    expect(parseServeArgs(['--port', '7000', '--host=::1'], { PORT: '9000' })).toEqual({ port: 7000, host: '::1' });
+    expect(parseServeArgs([], {})).toMatchObject({ port: 8080, host: '127.0.0.1' });
+    expect(parseServeArgs([], { PORT: '9000', HOST: '0.0.0.0' })).toMatchObject({ port: 9000, host: '0.0.0.0' });
+    expect(parseServeArgs(['--port', '7000', '--host=::1'], { PORT: '9000' })).toMatchObject({ port: 7000, host: '::1' });
     expect(parseServeArgs(['--help'], {})).toBe('help');
     expect(() => parseServeArgs(['--port', '70000'], {})).toThrow("--port must be an integer 0..65535, got '70000'");
     expect(() => parseServeArgs([], { PORT: 'http' })).toThrow("PORT must be an integer 0..65535, got 'http'");
     expect(() => parseServeArgs(['--port'], {})).toThrow('--port needs a value');
     expect(() => parseServeArgs(['--verbose'], {})).toThrow("unknown option '--verbose'");
-    expect(parseServeArgs([], { METEOPUNTO_TILE_CACHE_MB: '512' })).toEqual({ port: 8080, host: '127.0.0.1', cacheBytes: 512 * 1024 * 1024 });
+    expect(parseServeArgs([], { METEOPUNTO_TILE_CACHE_MB: '512' })).toMatchObject({ port: 8080, host: '127.0.0.1', cacheBytes: 512 * 1024 * 1024 });
     expect(() => parseServeArgs([], { METEOPUNTO_TILE_CACHE_MB: '1.5' })).toThrow('METEOPUNTO_TILE_CACHE_MB must be an integer');
+    expect(parseServeArgs([], { METEOPUNTO_DECODE_THREADS: '0' })).toMatchObject({ decodeThreads: 0 });
+    expect(parseServeArgs([], { METEOPUNTO_DECODE_THREADS: '3' })).toMatchObject({ decodeThreads: 3 });
+    expect(() => parseServeArgs([], { METEOPUNTO_DECODE_THREADS: '-1' })).toThrow(/METEOPUNTO_DECODE_THREADS/);
   });
 
   it('listens, serves, and shuts down gracefully on SIGTERM', async () => {

@@ -29,7 +29,7 @@ describe('environment', () => {
     expect(queuePrefix({ METEOPUNTO_QUEUE_PREFIX: '' })).toBe('meteopunto');
     expect(dataDir({ METEOPUNTO_DATA: '  ' })).toMatch(/\/data$/);
     expect(loadAccessConfig({}).quota.free).toEqual({ day: 50, minute: 2 });
-    expect(parseServeArgs([], {})).toEqual({ port: 8080, host: '127.0.0.1' });
+    expect(parseServeArgs([], {})).toMatchObject({ port: 8080, host: '127.0.0.1' });
     expect(checkEnvironment({}).notices).toEqual([]);
   });
 

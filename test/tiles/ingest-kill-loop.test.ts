@@ -115,10 +115,10 @@ describeShared('ingest killed with SIGKILL, repeatedly', () => {
     // The kills must have hit the writing itself, not only start-up.
     expect((stages.write ?? 0) + (stages.derive ?? 0) + (stages.publish ?? 0), JSON.stringify(stages)).toBeGreaterThan(0);
 
-    if (stages.write) expect(mostLeftovers, 'a writer killed while writing leaves its temp dir').toBeGreaterThan(0);
+    // (A kill right after the [write] line but before the temp dir exists leaves none: no assertion on mostLeftovers.)
 
     const last = await ingest(data);
-    expect(last.code).toBe(0);
+    expect(last.code, `final ingest after kills ${JSON.stringify(stages)}, at most ${mostLeftovers} temp dirs left`).toBe(0);
     await assertLiveComplete(data, expected);
     const left = readdirSync(productDir);
     expect(temps(), 'temp dirs of killed writers').toEqual([]);
