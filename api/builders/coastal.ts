@@ -10,6 +10,7 @@ import type { Manifest } from '../../tiles/manifest.js';
 import { coastal, COASTAL_VARIABLES } from '../weather/coastal/fields.js';
 import { coastalResponseProperties } from '../weather/coastal/schema.js';
 import type { FieldBuilder } from './contract.js';
+import { sourceLabel } from './source-label.js';
 
 const present = new WeakMap<Manifest, readonly string[]>();
 /** The group's variables this version holds (same array per manifest, as FeedRead asks). */
@@ -17,11 +18,6 @@ function variablesOf(m: Manifest): readonly string[] {
   let v = present.get(m);
   if (!v) present.set(m, (v = COASTAL_VARIABLES.filter((n) => n in m.variables)));
   return v;
-}
-
-function sourceOf(m: Manifest): string {
-  const model = m.source.model ? `, ${m.source.model}` : '';
-  return `${m.product}${model}${m.source.sample ? ' (sample data)' : ''}`;
 }
 
 export const coastalBuilder: FieldBuilder = {
@@ -33,6 +29,6 @@ export const coastalBuilder: FieldBuilder = {
   required: [],
   build(ctx) {
     const f = ctx.feed('coastal');
-    ctx.out.coastal = f ? coastal(f.now.values, f.now.distanceKm?.sea, sourceOf(f.manifest)) : null;
+    ctx.out.coastal = f ? coastal(f.now.values, f.now.distanceKm?.sea, sourceLabel(f.manifest)) : null;
   },
 };

@@ -9,5 +9,6 @@ import { camsBuilder } from './cams.js';
 import { coastalBuilder } from './coastal.js';
 import type { FieldBuilder } from './contract.js';
 import { developerBuilder } from './developer.js';
+import { soilBuilder } from './soil.js';
 
-export const BUILDERS: readonly FieldBuilder[] = [baseBuilder, developerBuilder, camsBuilder, coastalBuilder];
+export const BUILDERS: readonly FieldBuilder[] = [baseBuilder, developerBuilder, camsBuilder, coastalBuilder, soilBuilder];

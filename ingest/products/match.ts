@@ -16,6 +16,8 @@ export type MatchOutcome =
 /** Level types of fields that are not at the surface (ecCodes typeOfLevel names and CF-ish names). */
 const NON_SURFACE_LEVEL = /isobaric|pressure|hybrid|sigma|theta|potentialvorticity|depth|soil|generalvertical|isotherm|tropopause|cloudbase|cloudtop|nominaltop|maxwind/i;
 const HEIGHT_LEVEL = /height/i;
+/** Below-ground layers (ecCodes depthBelowLandLayer, depthBelowLand; CF-ish depth/soil names). */
+const SOIL_LEVEL = /depth|soil/i;
 
 interface Entry {
   variable: string;
@@ -55,6 +57,11 @@ export class VariableIndex {
 function levelMismatch(field: SourceField, spec: VariableSpec): string | null {
   const level = field.level;
   if (!level) return null;
+  if (spec.layerCm) {
+    if (!SOIL_LEVEL.test(level.type)) return `on level ${level.type} ${level.value}, not a soil layer`;
+    if (level.value !== spec.layerCm[0]) return `soil layer from ${level.value} cm, expected ${spec.layerCm[0]} cm`;
+    return null;
+  }
   if (NON_SURFACE_LEVEL.test(level.type)) return `on level ${level.type} ${level.value}, not a surface field`;
   if (HEIGHT_LEVEL.test(level.type)) {
     const want = spec.heightM ?? 0;

@@ -1,4 +1,4 @@
-/** The products `meteopunto ingest <product>` knows. Later issues add soil, uv, sm100. */
+/** The products `meteopunto ingest <product>` knows. Later issues add uv, sm100. */
 import { IngestError } from '../ingest-types.js';
 import { camsProduct } from './cams/index.js';
 import { demProduct } from './dem/index.js';
@@ -6,6 +6,7 @@ import { marineProduct } from './marine/index.js';
 import { nwpProduct } from './nwp/index.js';
 import type { Product } from './product.js';
 import { reanalysisProduct } from './reanalysis/index.js';
+import { soilProduct } from './soil/index.js';
 
 export const PRODUCTS: Readonly<Record<string, Product>> = {
   nwp: nwpProduct,
@@ -13,6 +14,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   cams: camsProduct,
   marine: marineProduct,
   reanalysis: reanalysisProduct,
+  soil: soilProduct,
 };
 
 /** The product called `name`; IngestError listing the known ones otherwise. */

@@ -29,6 +29,12 @@ export interface VariableSpec {
   interpolation: Interpolation;
   /** Height above ground the variable is defined at (2 m, 10 m): a field on another height does not match. */
   heightM?: number;
+  /**
+   * Soil layer, cm below the surface [top, bottom]: the field must come on a
+   * depth/soil level whose value is `top` (GRIB depthBelowLandLayer level,
+   * ERA5 0/7/28/100); a field without a level matches by name alone.
+   */
+  layerCm?: readonly [number, number];
   /** CF long_name / standard_name written into the store. */
   longName: string;
   standardName?: string;

@@ -125,6 +125,10 @@ RULES['°'] = {
 RULES.s = {
   ...same(['s', 'sec', 'second', 'seconds'], value(1)),
 };
+// Volumetric soil water (ERA5 swvl1..4 'm**3 m**-3'): soil/variables.ts.
+RULES['m³/m³'] = {
+  ...same(['m3 m-3', 'm3/m3', 'm³/m³', 'm3 m-3 ', ...FRACTION], value(1)),
+};
 RULES['grains/m³'] = {
   ...same(['grains/m3', 'grains m-3', 'grain m-3', 'grains/m³', 'grain/m3', 'm-3', '1/m3', 'number m-3'], value(1)),
 };

@@ -96,16 +96,17 @@ describe('weather.php over a full nwp store and a DEM', () => {
     expect(body.elapsed_ms).toBeGreaterThanOrEqual(0);
     // TEST_KEY is a Business key: the Developer fields follow the Free ones (their values: test/api/developer);
     // air_quality and pollen are null here, no cams store being published (their values: test/api/cams);
-    // coastal likewise, no marine store (test/api/coastal)
+    // coastal and soil likewise, no marine or soil store (test/api/coastal, test/api/soil)
     expect(Object.keys(body)).toEqual([
       'icon', 'condition', 'temperature', 'temperature_source', 'dew_point', 'humidity', 'pressure_msl', 'wind_speed',
       'wind_direction', 'wind_gust', 'temperature_trend_3h', 'valid_time', 'elapsed_ms',
       'comfort', 'uv_index', 'wbgt', 'frost', 'et0', 'air_quality', 'pollen',
-      'coastal',
+      'coastal', 'soil',
     ]);
     expect(body.air_quality).toBeNull();
     expect(body.pollen).toBeNull();
     expect(body.coastal).toBeNull();
+    expect(body.soil).toBeNull();
   });
 
   it('corrects to the DEM elevation when alt is absent', async () => {
