@@ -96,6 +96,30 @@ export function cloudModificationFromShortwave(shortwaveWm2: number, cosZenith: 
   return Math.min(1, Math.max(0, shortwaveWm2 / clearSkyShortwaveHaurwitz(cosZenith)));
 }
 
+/**
+ * Clear-sky index k = GHI / GHI_clear from the satellite effective cloud
+ * albedo (CAL, dimensionless; CM SAF SARAH), by the Heliosat relation of
+ * Hammer et al. (2003, Remote Sens. Environ. 86, 423–432) that SARAH itself
+ * uses (Müller et al. 2015, Remote Sens. 7, 8067–8101, eq. 2):
+ *   k = 1.2                                   CAL < −0.2
+ *   k = 1 − CAL                               −0.2 ≤ CAL ≤ 0.8
+ *   k = 2.0667 − 3.6667·CAL + 1.6667·CAL²     0.8 < CAL ≤ 1.1
+ *   k = 0.05                                  CAL > 1.1
+ * Used as the UV cloud modification factor, clipped to 0..1, the same step
+ * as {@link cloudModificationFromShortwave} takes with the NWP's ratio.
+ *
+ * @param cal effective cloud albedo, dimensionless (0 clear, ~1 overcast)
+ */
+export function cloudModificationFromCloudAlbedo(cal: number): number {
+  if (Number.isNaN(cal)) return NaN;
+  let k: number;
+  if (cal < -0.2) k = 1.2;
+  else if (cal <= 0.8) k = 1 - cal;
+  else if (cal <= 1.1) k = 2.0667 - 3.6667 * cal + 1.6667 * cal * cal;
+  else k = 0.05;
+  return Math.min(1, Math.max(0, k));
+}
+
 /** WHO UV index categories (Global Solar UV Index: A Practical Guide, 2002). */
 export const UV_CATEGORIES = [
   { id: 'low', maxRounded: 2, it: 'basso' },

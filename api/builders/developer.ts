@@ -26,11 +26,14 @@ const VARIABLES = [
   ]),
 ];
 
+const SATELLITE = ['effective_cloud_albedo'];
+
 export const developerBuilder: FieldBuilder = {
   name: 'developer',
   minPlan: 'developer',
   selectedBy: [],
-  reads: [{ feed: 'base', variables: () => VARIABLES }],
+  // The satellite term of uv_index, where a `uv` version covers the point and time (null otherwise).
+  reads: [{ feed: 'base', variables: () => VARIABLES }, { feed: 'uv', variables: () => SATELLITE }],
   properties: developerResponseProperties,
   required: [],
   build(ctx) {
@@ -53,6 +56,7 @@ export const developerBuilder: FieldBuilder = {
           dewPointC: sh.dewPointC,
           windSpeed10mMs: u != null && w != null ? Math.hypot(u, w) : null,
           gridElevationM: v.elevation ?? null,
+          satelliteCloudAlbedo: ctx.feed('uv')?.now.values.effective_cloud_albedo ?? null,
           pointElevationM: c?.applied ? c.pointElevationM : (ctx.q.altM ?? sh.demElevationM),
           values: v,
         },

@@ -1,4 +1,4 @@
-/** The products `meteopunto ingest <product>` knows. Later issues add uv, sm100. */
+/** The products `meteopunto ingest <product>` knows. Later issues add sm100. */
 import { IngestError } from '../ingest-types.js';
 import { camsProduct } from './cams/index.js';
 import { demProduct } from './dem/index.js';
@@ -7,6 +7,7 @@ import { nwpProduct } from './nwp/index.js';
 import type { Product } from './product.js';
 import { reanalysisProduct } from './reanalysis/index.js';
 import { soilProduct } from './soil/index.js';
+import { uvProduct } from './uv/index.js';
 
 export const PRODUCTS: Readonly<Record<string, Product>> = {
   nwp: nwpProduct,
@@ -15,6 +16,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   marine: marineProduct,
   reanalysis: reanalysisProduct,
   soil: soilProduct,
+  uv: uvProduct,
 };
 
 /** The product called `name`; IngestError listing the known ones otherwise. */

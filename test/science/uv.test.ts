@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  cloudModificationFromCloudAlbedo,
   clearSkyShortwaveHaurwitz,
   cloudModificationFromCloudCover,
   cloudModificationFromShortwave,
@@ -47,5 +48,19 @@ describe('uv index (Madronich 2007)', () => {
     expect(uvCategory(10.5)).toBe('extreme');
     expect(uvCategory(NaN)).toBeNull();
     expect(uvCategoryLabelIt('very_high')).toBe('molto alto');
+  });
+});
+
+describe('cloudModificationFromCloudAlbedo (Heliosat, Hammer et al. 2003)', () => {
+  it('follows the piecewise clear-sky index, clipped to 0..1 (values worked by hand)', () => {
+    expect(cloudModificationFromCloudAlbedo(0)).toBe(1);
+    expect(cloudModificationFromCloudAlbedo(0.5)).toBeCloseTo(0.5, 12);
+    expect(cloudModificationFromCloudAlbedo(0.8)).toBeCloseTo(0.2, 12);
+    // 2.0667 − 3.6667 × 0.9 + 1.6667 × 0.81 = 0.116697
+    expect(cloudModificationFromCloudAlbedo(0.9)).toBeCloseTo(0.116697, 6);
+    expect(cloudModificationFromCloudAlbedo(1.2)).toBe(0.05);
+    // k = 1.2 below −0.2 (brighter than clear sky), clipped to 1 as a modification factor
+    expect(cloudModificationFromCloudAlbedo(-0.3)).toBe(1);
+    expect(cloudModificationFromCloudAlbedo(NaN)).toBeNaN();
   });
 });

@@ -24,6 +24,8 @@ export interface DeveloperInput {
   dewPointC: number | null;
   /** 10 m wind speed, m/s. */
   windSpeed10mMs: number | null;
+  /** Satellite effective cloud albedo at the point and time (product `uv`); null or absent where none covers them. */
+  satelliteCloudAlbedo?: number | null;
   /** Model orography at the point, m (the altitude correction's z_grid); null when unknown. */
   gridElevationM: number | null;
   /** Elevation of the point, m (`alt`, else the DEM); null when unknown. */

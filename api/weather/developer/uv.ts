@@ -1,13 +1,16 @@
 /**
  * `uv_index`: clear-sky UV index from the Sun at the valid time and the
  * NWP total ozone (Madronich 2007), times a cloud modification factor from
- * the NWP radiation: GHI / GHI_clear (Haurwitz) with the Sun at the middle of
- * the radiation step, else from total cloud cover (US EPA table). Computed at
- * the point rather than interpolated from the grid's uv_index (same method,
- * ingest/indices) so that the Sun's position is exact for the instant. No
- * satellite UV product exists yet: `source` says which inputs were used.
+ * the satellite effective cloud albedo where a `uv` version covers the point
+ * and time (Heliosat clear-sky index, science/uv.ts), else the NWP radiation:
+ * GHI / GHI_clear (Haurwitz) with the Sun at the middle of the radiation step,
+ * else total cloud cover (US EPA table). Computed at the point rather than
+ * interpolated from the grid's uv_index (same method, ingest/indices) so that
+ * the Sun's position is exact for the instant. `source` says which inputs
+ * were used.
  */
 import {
+  cloudModificationFromCloudAlbedo,
   cloudModificationFromCloudCover,
   cloudModificationFromShortwave,
   uvCategory,
@@ -22,10 +25,12 @@ import type { UvIndexBody } from './schema.js';
 
 /** `source` values: stable strings, listed in docs/api.md. */
 export const UV_SOURCES = {
+  satellite:
+    'clear-sky UV index (Madronich 2007, NWP total ozone) × cloud modification from satellite effective cloud albedo (CM SAF SARAH, Heliosat clear-sky index)',
   shortwave:
-    'clear-sky UV index (Madronich 2007, NWP total ozone) × cloud modification from NWP shortwave radiation (GHI/GHI_clear, Haurwitz); no satellite UV product yet',
+    'clear-sky UV index (Madronich 2007, NWP total ozone) × cloud modification from NWP shortwave radiation (GHI/GHI_clear, Haurwitz); no satellite data for this time',
   cloudCover:
-    'clear-sky UV index (Madronich 2007, NWP total ozone) × cloud modification from NWP total cloud cover (US EPA table); no satellite UV product yet',
+    'clear-sky UV index (Madronich 2007, NWP total ozone) × cloud modification from NWP total cloud cover (US EPA table); no satellite data for this time',
 } as const;
 
 /** The uv_index field, or null without total ozone or any cloud information. */
@@ -37,7 +42,11 @@ export function uvIndexField(inp: DeveloperInput): UvIndexBody | null {
   const cloud = value(inp, 'cloud_cover');
   let cmf: number;
   let source: string;
-  if (sw !== null) {
+  const cal = inp.satelliteCloudAlbedo ?? null;
+  if (cal !== null && Number.isFinite(cal)) {
+    cmf = cloudModificationFromCloudAlbedo(cal);
+    source = UV_SOURCES.satellite;
+  } else if (sw !== null) {
     cmf = cloudModificationFromShortwave(sw, cosZenithAt(radiationMidpoint(inp), inp.lat, inp.lon));
     source = UV_SOURCES.shortwave;
   } else if (cloud !== null) {

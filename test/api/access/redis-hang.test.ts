@@ -40,6 +40,8 @@ describe('Redis hung (SIGSTOP) while serving', () => {
     const opening = [];
     for (let i = 0; i < 5; i++) opening.push(await timed());
     expect(opening.every((r) => r.status === 200), JSON.stringify(opening)).toBe(true);
+    // The log line travels through the child's stdout pipe: give it a moment under load.
+    for (let i = 0; i < 40 && !/unreachable \(not answering/.test(api.output()); i++) await new Promise((r) => setTimeout(r, 50));
     expect(api.output()).toMatch(/access: Redis \S+ unreachable \(not answering/);
 
     const during = [];
