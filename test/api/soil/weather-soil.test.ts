@@ -11,10 +11,10 @@
  * - over real HTTP, Business keys get `soil`, a Developer key asking for it
  *   gets 403 naming the plan.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../../api/app.js';
@@ -86,6 +86,16 @@ describeShared('soil: the real ERA5 file through ingest, the tile reader and wea
         expect(Math.abs(s.values[`soil_temperature_${layer}cm`]! - (temperature[k]!.get(`${lat},${lon}`)! - 273.15))).toBeLessThan(0.02);
       });
     }
+  });
+
+  it('meteopunto tiles point soil prints the same layers', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'tiles', 'point', 'soil', '--lat', '46', '--lon', '8', '--time', '2022-01-01T00:00Z', '--json'], {
+      cwd: resolve(import.meta.dirname, '../../..'), encoding: 'utf8', env: { ...process.env, METEOPUNTO_DATA: root },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const values = (JSON.parse(r.stdout) as { values: Record<string, number> }).values;
+    expect(Math.abs(values.soil_moisture_28_100cm! - gribValues('swvl3').get('46,8')!)).toBeLessThan(0.002);
+    expect(Math.abs(values.soil_temperature_100_289cm! - (gribValues('stl4').get('46,8')! - 273.15))).toBeLessThan(0.02);
   });
 
   it('never gives a sea value to a point between land and sea, and nothing far out at sea', async () => {
