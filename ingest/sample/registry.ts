@@ -7,6 +7,8 @@ import { camsSample } from './products/cams.js';
 import { demSample } from './products/dem.js';
 import { marineSample } from './products/marine.js';
 import { nwpSample } from './products/nwp.js';
+import { soilSample } from './products/soil.js';
+import { uvSample } from './products/uv.js';
 import type { SampleStep } from './step.js';
 
-export const SAMPLE_STEPS: readonly SampleStep[] = [nwpSample, demSample, camsSample, marineSample];
+export const SAMPLE_STEPS: readonly SampleStep[] = [nwpSample, demSample, camsSample, marineSample, soilSample, uvSample];
