@@ -41,6 +41,10 @@ export const DEFAULT_PRODUCTS: Record<string, ProductJobsConfig> = {
   cams: { schedule: { cron: '30 6 * * *' }, source: { kind: 'inbox', dir: 'inbox/cams' } },
   // SST and waves: Copernicus Marine files fetched by the operator's toolbox job, or WAM GRIB (docs/coastal.md).
   marine: { schedule: { cron: '40 * * * *' }, source: { kind: 'inbox', dir: 'inbox/marine' } },
+  // ERA5-Land soil layers, daily (the CDS publishes them about five days behind): docs/soil.md.
+  soil: { schedule: { cron: '15 7 * * *' }, source: { kind: 'inbox', dir: 'inbox/soil' } },
+  // CM SAF SARAH effective cloud albedo, half-hourly slots delivered every half hour: docs/uv.md.
+  uv: { schedule: { cron: '10,40 * * * *' }, source: { kind: 'inbox', dir: 'inbox/uv' } },
 };
 
 const DAY_S = 86_400;

@@ -134,7 +134,7 @@ describe('jobs config', () => {
     expect(Object.values(DEFAULT_PRODUCTS).every((p) => p.source.kind === 'inbox')).toBe(true);
     const defaults = await loadJobsConfig('/nonexistent-data-dir', {});
     expect(defaults.path).toBeNull();
-    expect(Object.keys(defaults.products)).toEqual(expect.arrayContaining(['nwp', 'cams', 'marine']));
+    expect(Object.keys(defaults.products)).toEqual(expect.arrayContaining(['nwp', 'cams', 'marine', 'soil', 'uv']));
     await expect(loadJobsConfig('/data', { METEOPUNTO_JOBS_CONFIG: '/nonexistent/jobs.json' })).rejects.toThrow(/jobs config \/nonexistent\/jobs.json: cannot read/);
   });
 });
