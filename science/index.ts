@@ -22,3 +22,4 @@ export * from './sea-state.js';
 export * from './frost.js';
 export * from './pressure.js';
 export * from './specific-humidity.js';
+export * from './lapse-rate.js';
