@@ -23,8 +23,10 @@ export const MAX_AGE_MS = 60_000;
 export class KeyRecordCache {
   private readonly records = new LRUCache<string, KeyRecord>({ max: 50_000, ttl: MAX_AGE_MS });
   private live = false;
-  /** Incremented by every invalidation: a fetch that saw it change must not cache what it read. */
+  /** Incremented when the subscription drops: a fetch that saw it change must not cache what it read. */
   private epoch = 0;
+  /** Per prefix, incremented by each message for it (bounded like the records; a fetch across one must not cache). */
+  private readonly changes = new LRUCache<string, number>({ max: 50_000 });
 
   private constructor(private readonly subscriber: Redis) {}
 
@@ -50,14 +52,14 @@ export class KeyRecordCache {
     return this.live ? this.records.get(prefix) : undefined;
   }
 
-  /** The epoch to pass back to {@link set} after reading a record. */
-  get currentEpoch(): number {
-    return this.epoch;
+  /** The stamp to pass back to {@link set} after reading `prefix`'s record. */
+  stamp(prefix: string): string {
+    return `${this.epoch}:${this.changes.get(prefix) ?? 0}`;
   }
 
-  /** Caches a record read from Redis, unless an invalidation arrived since `epoch`. */
-  set(prefix: string, record: KeyRecord, epoch: number): void {
-    if (this.live && epoch === this.epoch) this.records.set(prefix, record);
+  /** Caches a record read from Redis, unless a change of it (or a dropped subscription) came since `stamp`. */
+  set(prefix: string, record: KeyRecord, stamp: string): void {
+    if (this.live && stamp === this.stamp(prefix)) this.records.set(prefix, record);
   }
 
   async close(): Promise<void> {
@@ -70,7 +72,7 @@ export class KeyRecordCache {
   }
 
   private invalidate(prefix: string): void {
-    this.epoch++;
+    this.changes.set(prefix, (this.changes.get(prefix) ?? 0) + 1);
     this.records.delete(prefix);
   }
 

@@ -60,7 +60,7 @@ export class RedisKeyStore implements KeyStore {
   async get(prefix: string): Promise<KeyRecord | null> {
     const hit = this.cache?.get(prefix);
     if (hit) return hit;
-    const epoch = this.cache?.currentEpoch ?? 0;
+    const stamp = this.cache?.stamp(prefix) ?? '';
     let fields: Record<string, string>;
     try {
       fields = await this.redis.hgetall(RECORD(prefix));
@@ -70,7 +70,7 @@ export class RedisKeyStore implements KeyStore {
       throw new KeyStoreUnavailableError(`key store ${this.location} unreachable`, { cause: err });
     }
     const record = fromHash(fields);
-    if (record) this.cache?.set(prefix, record, epoch);
+    if (record) this.cache?.set(prefix, record, stamp);
     if (record && this.opts.staleIfErrorS > 0) this.lastGood.set(prefix, { record, atMs: Date.now() });
     else this.lastGood.delete(prefix);
     return record;
