@@ -40,7 +40,7 @@ describe('meteopunto ingest: usage', () => {
     expect(cli(['ingest', 'radar', 'x.grib'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown product 'radar' \(known: nwp, dem, cams\b/) });
     expect(cli(['ingest', 'nwp', 'x.grib', '--colour'], env).code).toBe(2);
     expect(cli(['ingest', '--help'], env)).toMatchObject({ code: 0, stdout: expect.stringMatching(/usage: meteopunto ingest <product> <file>/) });
-  });
+  }, 180_000); // five CLI starts through tsx: ~10 s each when the suite runs beside other work
   it('exit 1 naming the file for an unreadable file; nothing published', async () => {
     const env = { METEOPUNTO_DATA: join(dir, 'missing') };
     const r = cli(['ingest', 'nwp', join(dir, 'no-such.grib')], env);

@@ -49,8 +49,9 @@ describe('Redis hung (SIGSTOP) while serving', () => {
     expect(during.filter((r) => r.status !== 200), 'non-200 during the hang').toEqual([]);
     const ms = during.map((r) => r.ms).sort((a, b) => a - b);
     const p99 = ms[Math.ceil(0.99 * ms.length) - 1]!;
-    // Measured here: a few ms (the same as with Redis down); without the breaker ~1.5 s each.
-    expect(p99, `p99 ${p99.toFixed(1)} ms during the hang`).toBeLessThan(50);
+    // Measured here: a few ms on a quiet machine (the same as with Redis down), up to 70 ms with the
+    // suite running beside other work; without the breaker ~1.5 s each. Half a command timeout separates them.
+    expect(p99, `p99 ${p99.toFixed(1)} ms during the hang`).toBeLessThan(250);
 
     redis.process.kill('SIGCONT');
     for (let i = 0; i < 100 && !api.output().includes('is back'); i++) await new Promise((r) => setTimeout(r, 100));
