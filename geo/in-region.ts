@@ -1,15 +1,22 @@
 /**
- * Whether a point lies in a product's region (manifest `region`): its box,
+ * Whether a point lies in a region (a product's manifest `region`): its box,
  * then its polygon when it has one (San Marino's border for sm100). Points on
  * the border count as inside (turf's default).
  */
 import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import type { MultiPolygon } from 'geojson';
-import type { Region } from '../../tiles/manifest.js';
 
-const geometries = new WeakMap<Region, MultiPolygon>();
+/** What a region needs to be tested against (a manifest's `region`). */
+export interface RegionShape {
+  /** [west, south, east, north], degrees. */
+  bbox: readonly [number, number, number, number];
+  /** GeoJSON MultiPolygon coordinates (lon, lat), when the box is not the region. */
+  polygon?: number[][][][];
+}
 
-export function inRegion(region: Region, lat: number, lon: number): boolean {
+const geometries = new WeakMap<RegionShape, MultiPolygon>();
+
+export function inRegion(region: RegionShape, lat: number, lon: number): boolean {
   const [w, s, e, n] = region.bbox;
   if (!(lat >= s && lat <= n && lon >= w && lon <= e)) return false;
   if (!region.polygon) return true;

@@ -91,6 +91,7 @@ export function formatReport(r: IngestReport, root: string): string {
   row('times', r.times === 0 ? 'static' : `${r.times} (${r.from} … ${r.to})`);
   row('grid', r.gridDescription);
   row('files', r.files.join(', '));
+  for (const d of r.derived ?? []) row('derived', `${d.product} version ${d.version}`);
   for (const p of r.periods ?? []) row('year', `${p.period}: ${p.version}, ${p.times} time(s) ${p.from} … ${p.to}`);
   for (const d of r.dropped) row('dropped', `${d.file}: ${d.source} (${d.variable}) ${d.reason}`);
   if (r.skipped.length > 0) {

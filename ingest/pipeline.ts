@@ -20,6 +20,7 @@ import { getProduct } from './products/registry.js';
 import { readFile } from './readers.js';
 import { applyMasks } from './masks.js';
 import { carryOverEarlierSteps } from './carry-over.js';
+import { runFollowers } from './followers.js';
 import { rotateVectorsToTrueNorth } from './products/wind-rotation.js';
 import { ingestDomain, type Domain } from './products/domain.js';
 import { DomainConfigError } from '../config/domain.js';
@@ -46,6 +47,8 @@ export interface IngestReport extends IngestResult {
   skipped: SkippedField[];
   /** Derivations and assumptions made (dew point from humidity, DEM fallback, ...). */
   notes: string[];
+  /** Versions of the products that follow this one (sm100 after nwp), built after the publish. */
+  derived?: { product: string; version: string }[];
   /** Period products: each year published (its store after the merge with what it held). */
   periods?: { period: string; version: string; from: string; to: string; times: number }[];
 }
@@ -56,6 +59,7 @@ const STAGE_START = { read: 0, derive: 0.35, write: 0.65, publish: 1 } as const;
 
 export async function runIngest(req: IngestRequest): Promise<IngestReport> {
   const product = getProduct(req.product);
+  if (product.ingest) return product.ingest(req);
   if (req.files.length === 0) throw new IngestError(`product ${product.name}: no input files given`);
   const domain = req.domain ?? domainOrError();
   const progress = (stage: keyof typeof STAGE_START, fraction: number, message?: string) =>
@@ -133,12 +137,19 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
     published = await writeProductVersion(req.root, input);
   }
   progress('publish', STAGE_START.publish, `published ${published.product} ${published.version}`);
+  const followers = await runFollowers(req.root, product.name, {
+    ...(req.signal ? { signal: req.signal } : {}),
+    onStart: (f) => progress('publish', STAGE_START.publish, `building ${f} from ${published.product} ${published.version}`),
+  });
+  for (const f of followers) notes.push(...f.notes);
+  const derived = followers.flatMap((f) => (f.published ? [{ product: f.product, version: f.published.version }] : []));
 
   const times = input.times;
   return {
     product: product.name,
     version: published.version,
     ...(periods ? { periods } : {}),
+    ...(derived.length > 0 ? { derived } : {}),
     ...(times.length > 0 ? { from: times[0]!.toISOString(), to: times[times.length - 1]!.toISOString() } : {}),
     times: times.length,
     variables: Object.keys(input.variables).sort(),

@@ -27,33 +27,56 @@ export function openLiveVersion(root: string, key: string): OpenVersion | null {
   return m ? { manifest: m, state: versionState(key, dir, m, 0) } : null;
 }
 
+/** A rectangle of grid cells: columns x0 … x0 + nx − 1, rows y0 … y0 + ny − 1. */
+export interface CellWindow {
+  x0: number;
+  y0: number;
+  nx: number;
+  ny: number;
+}
+
 /**
  * `name` at time indices `steps` (ignored for static variables: one field).
  * Throws naming the variable when the version lacks it.
  */
 export async function readFieldSteps(v: OpenVersion, name: string, steps: readonly number[]): Promise<Float32Array[]> {
+  const { nx, ny } = v.state.grid;
+  return readFieldWindow(v, name, steps, { x0: 0, y0: 0, nx, ny });
+}
+
+/**
+ * As readFieldSteps, only the cells of `win` (arrays of win.nx × win.ny,
+ * row-major): only the chunks overlapping it are decoded (sm100 reads the
+ * few nwp cells around San Marino out of a national grid).
+ */
+export async function readFieldWindow(v: OpenVersion, name: string, steps: readonly number[], win: CellWindow): Promise<Float32Array[]> {
   const vs = v.state;
   const st = vs.vars.get(name);
   if (!st) throw new Error(`tiles/${vs.key} ${vs.version}: no variable '${name}'`);
   const { nx, ny } = vs.grid;
+  if (!(win.x0 >= 0 && win.y0 >= 0 && win.nx > 0 && win.ny > 0 && win.x0 + win.nx <= nx && win.y0 + win.ny <= ny)) {
+    throw new RangeError(`tiles/${vs.key}: window ${JSON.stringify(win)} outside the ${nx} × ${ny} grid`);
+  }
   const want = st.isStatic ? [0] : [...steps];
   for (const k of want) if (!(k >= 0 && k < Math.max(1, vs.nTimes))) throw new RangeError(`tiles/${vs.key}: time index ${k} out of range`);
-  const out = want.map(() => new Float32Array(nx * ny));
+  const out = want.map(() => new Float32Array(win.nx * win.ny));
   const nT = st.isStatic ? 1 : vs.nTimes;
   const plane = vs.cy * vs.cx;
-  const nCy = Math.ceil(ny / vs.cy);
-  for (let ty = 0; ty < nCy; ty++) {
-    for (let tx = 0; tx < vs.ncx; tx++) {
+  for (let ty = Math.floor(win.y0 / vs.cy); ty <= Math.floor((win.y0 + win.ny - 1) / vs.cy); ty++) {
+    for (let tx = Math.floor(win.x0 / vs.cx); tx <= Math.floor((win.x0 + win.nx - 1) / vs.cx); tx++) {
       const key = st.isStatic ? `${ty}.${tx}` : `0.${ty}.${tx}`;
       const chunk = await readChunk({ file: join(st.dir, key), zstd: st.zstd, shuffle: st.shuffle }, st.int16, nT * plane);
-      const rows = Math.min(vs.cy, ny - ty * vs.cy);
-      const cols = Math.min(vs.cx, nx - tx * vs.cx);
+      // Rows and columns of this chunk inside the window, in grid indices.
+      const r0 = Math.max(ty * vs.cy, win.y0);
+      const r1 = Math.min((ty + 1) * vs.cy, ny, win.y0 + win.ny);
+      const c0 = Math.max(tx * vs.cx, win.x0);
+      const c1 = Math.min((tx + 1) * vs.cx, nx, win.x0 + win.nx);
       want.forEach((k, w) => {
         const dst = out[w]!;
-        for (let r = 0; r < rows; r++) {
-          const src = k * plane + r * vs.cx;
-          const d = (ty * vs.cy + r) * nx + tx * vs.cx;
-          for (let c = 0; c < cols; c++) {
+        for (let r = r0; r < r1; r++) {
+          const src = k * plane + (r - ty * vs.cy) * vs.cx - tx * vs.cx;
+          const d = (r - win.y0) * win.nx - win.x0;
+          for (let c = c0; c < c1; c++) {
             const raw = chunk[src + c]!;
             dst[d + c] = st.int16 ? (raw === INT16_FILL ? NaN : raw * st.scale + st.offset) : raw;
           }

@@ -83,8 +83,8 @@ export interface Manifest {
   search_radius_km?: number;
   /** Where the data came from: file names, model, run; 'sample' marks demo data. */
   source: { files: string[]; model?: string; run?: string; sample?: boolean; note?: string };
-  /** Products derived from another one's version (sm100 from nwp): which. */
-  derived_from?: { product: string; version: string };
+  /** Products derived from another one's version (sm100 from nwp): which, and that version's grid spacing ('2.2 km'). */
+  derived_from?: { product: string; version: string; resolution?: string };
 }
 
 /** `tiles/<product>/index.json` of a period product: its published periods. */

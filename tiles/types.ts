@@ -41,7 +41,7 @@ export interface ProductMeta {
   /** Default 0. */
   priority?: number;
   searchRadiusKm?: number;
-  derivedFrom?: { product: string; version: string };
+  derivedFrom?: { product: string; version: string; resolution?: string };
 }
 
 /** Everything one new version of a product's store holds. */

@@ -7,6 +7,7 @@
  * the temperature the response reports.
  */
 import { describeResolution } from '../../geo/grid.js';
+import { isInSanMarino } from '../../geo/regions.js';
 import type { Manifest } from '../../tiles/manifest.js';
 import { assembleFree } from '../weather/assemble.js';
 import { isUsableProductCode } from '../weather/condition.js';
@@ -14,7 +15,8 @@ import { FreeFieldsSchema } from '../weather/schema.js';
 import { stepHoursAt } from '../weather/step.js';
 import { TREND_HOURS } from '../weather/trend.js';
 import { freeVariablePlan, TREND_VARIABLES, type VariablePlan } from '../weather/variables.js';
-import type { FieldBuilder } from './contract.js';
+import type { FeedView, FieldBuilder } from './contract.js';
+import { signed } from '../weather/source.js';
 
 const ELEVATION = ['elevation'] as const;
 
@@ -68,6 +70,9 @@ export const baseBuilder: FieldBuilder = {
       stepHours: stepHoursAt(base.timesMs, ctx.q.timeMs),
       pastTempC: base.past?.values.temperature_2m ?? null,
       demElevationM: dem?.now.values.elevation ?? null,
+      // sm100 answers the elevation too: its 100 m cell is the point's elevation, not a coarser DEM's.
+      demIsGrid: dem !== null && dem.manifest === m,
+      ...derivation(base, ctx.q.lat, ctx.q.lon),
     });
     Object.assign(ctx.out, fields);
     const sh = ctx.shared;
@@ -78,3 +83,26 @@ export const baseBuilder: FieldBuilder = {
     sh.demElevationM = dem?.now.values.elevation ?? null;
   },
 };
+
+/**
+ * temperature_source's account of a derived grid (sm100: "downscaled from nwp
+ * 2.2 km with dT/dz −5.9 K/km fitted (R² 0.93)") and, in San Marino on the
+ * forecast path, why sm100 did not answer.
+ */
+function derivation(base: FeedView, lat: number, lon: number): { derivation?: string; note?: string } {
+  const m = base.manifest;
+  const d = m.derived_from;
+  if (d) {
+    const g = base.now.values.temperature_gradient;
+    const r2 = base.now.values.temperature_gradient_r2;
+    const how = g == null ? '' : r2 != null && Number.isFinite(r2) ? ` with dT/dz ${signed(g)} K/km fitted (R² ${r2.toFixed(2)})` : ` with dT/dz ${signed(g)} K/km (standard: no good fit)`;
+    return { derivation: `downscaled from ${d.product}${d.resolution ? ` ${d.resolution}` : ''}${how}` };
+  }
+  const stale = base.passedOver.find((p) => p.why === 'stale');
+  if (stale?.why === 'stale') {
+    return { note: `${stale.product} not used: it was built from ${stale.derivedFrom.product} ${stale.derivedFrom.version}, not the live ${stale.derivedFrom.product} ${stale.live ?? '(none)'}` };
+  }
+  // Not published at all: the manifests cannot say so, the border can.
+  if (m.layout === 'forecast' && isInSanMarino(lat, lon)) return { note: 'sm100 100 m not published (no DEM ingested: meteopunto ingest sm100 <dem file>)' };
+  return {};
+}

@@ -15,6 +15,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { Manifest } from '../../tiles/manifest.js';
 import type { PointSample } from '../../tiles/types.js';
 import type { FieldGroup, Plan } from '../access/contract.js';
+import type { Miss } from '../router/route.js';
 import type { AltitudeCorrection } from '../weather/altitude.js';
 
 /** One point request, validated. */
@@ -39,6 +40,8 @@ export interface FeedView {
   now: PointSample;
   /** Values `history.offsetMs` earlier, same version; null when outside its time axis. */
   past: PointSample | null;
+  /** Higher-priority products that cover the point but were passed over, and why (sm100 built from an nwp run no longer live). */
+  passedOver: readonly Miss[];
 }
 
 export interface FeedRead {

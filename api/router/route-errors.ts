@@ -37,13 +37,14 @@ function coverage(misses: readonly Miss[]): string {
 }
 
 export function noRouteError(what: string, misses: readonly Miss[], ctx: { timeRequested: boolean }): ApiError {
-  const timeMisses = misses.filter((m) => m.why !== 'outside_region');
+  const timeMisses = misses.filter((m) => m.why === 'outside_time' || m.why === 'period_missing');
   if (misses.length === 0) return new ApiError('DATA_NOT_AVAILABLE', `No ${what} data has been published yet; try again after the next ingest`);
   if (timeMisses.length > 0) {
     return ctx.timeRequested
       ? new ApiError('NOT_FOUND', `No data for the requested time (${coverage(timeMisses)})`)
       : new ApiError('DATA_NOT_AVAILABLE', `The published forecast does not cover the current time (${coverage(timeMisses)}); a newer one has not been ingested yet`);
   }
-  const first = misses[0] as Extract<Miss, { why: 'outside_region' }>;
+  const first = misses.find((m): m is Extract<Miss, { why: 'outside_region' }> => m.why === 'outside_region');
+  if (!first) return new ApiError('DATA_NOT_AVAILABLE', `No ${what} data is available yet; try again after the next ingest`);
   return new ApiError('NOT_FOUND', `No ${first.product} data at this point: it lies outside the ${first.region}`);
 }

@@ -7,41 +7,62 @@
  * With the catalogue's priorities: inside San Marino sm100 when published,
  * a time before the forecast the reanalysis year, else nwp.
  *
+ * A product derived from another one's version (manifest `derived_from`:
+ * sm100 from nwp) answers only while that version is the live one: after a
+ * new nwp run is published and before its sm100 is, San Marino is answered
+ * by nwp, never by a mix of two runs.
+ *
  * When nothing answers, the reasons say why per candidate, for the error
- * the caller turns them into (./route-errors.ts).
+ * the caller turns them into (./route-errors.ts); the builders see the
+ * reasons of products passed over where they cover the point (stale).
  */
+import type { Manifest } from '../../tiles/manifest.js';
 import type { PinnedVersion, TileStore } from '../../tiles/reader.js';
 import type { Candidate, PublishedProducts } from './published.js';
-import { inRegion } from './region.js';
+import { inRegion } from '../../geo/in-region.js';
 
 /** Why a candidate did not answer. */
 export type Miss =
   | { product: string; why: 'outside_region'; region: string }
   | { product: string; why: 'outside_time'; from: string; to: string }
-  | { product: string; why: 'period_missing'; period: string; periods: readonly string[] };
+  | { product: string; why: 'period_missing'; period: string; periods: readonly string[] }
+  | { product: string; why: 'stale'; derivedFrom: { product: string; version: string }; live: string | null };
 
 export type Route = { vs: PinnedVersion; misses: readonly Miss[] } | { vs: null; misses: readonly Miss[] };
 
 const NO_MISSES: readonly Miss[] = [];
+/** Per manifest, the one-element list of its outside-region miss: the common case costs no allocation. */
+const outsideOnly = new WeakMap<Manifest, readonly Miss[]>();
 
 export function route(published: PublishedProducts, tiles: TileStore, feed: string, lat: number, lon: number, timeMs: number): Route {
-  let misses: Miss[] | null = null;
+  // Copied on write: the list of one outside-region miss is shared (./route.ts outsideOnly).
+  let misses: readonly Miss[] | null = null;
   const candidates = published.candidates(feed);
   for (let k = 0; k < candidates.length; k++) {
     const c = candidates[k]!;
     const vs = tiles.pin(c.layout === 'periods' ? published.storeKey(c, timeMs) : c.product);
     if (!vs) {
-      if (c.layout === 'periods') (misses ??= []).push(periodMiss(published, c, timeMs));
+      if (c.layout === 'periods') misses = [...(misses ?? []), periodMiss(published, c, timeMs)];
       continue;
     }
     const m = vs.manifest;
     if (!inRegion(m.region, lat, lon)) {
-      (misses ??= []).push({ product: c.product, why: 'outside_region', region: m.region.name });
+      let only = outsideOnly.get(m);
+      if (!only) outsideOnly.set(m, (only = [{ product: c.product, why: 'outside_region', region: m.region.name }]));
+      misses = misses ? [...misses, only[0]!] : only;
       continue;
+    }
+    const d = m.derived_from;
+    if (d) {
+      const live = tiles.pin(d.product)?.manifest.version ?? null;
+      if (live !== d.version) {
+        misses = [...(misses ?? []), { product: c.product, why: 'stale', derivedFrom: d, live }];
+        continue;
+      }
     }
     const times = vs.timesMs;
     if (m.layout !== 'static' && times.length > 0 && !(timeMs >= times[0]! && timeMs <= times[times.length - 1]!)) {
-      (misses ??= []).push({ product: c.product, why: 'outside_time', from: m.times[0]!, to: m.times[m.times.length - 1]! });
+      misses = [...(misses ?? []), { product: c.product, why: 'outside_time', from: m.times[0]!, to: m.times[m.times.length - 1]! }];
       continue;
     }
     return { vs, misses: misses ?? NO_MISSES };

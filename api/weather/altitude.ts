@@ -5,7 +5,8 @@
  *   T_point = T_grid + Γ · (z_grid − z_point),   Γ = 0.0065 K/m
  *
  * Γ is the lapse rate of the ICAO/ISO standard atmosphere (ISO 2533:1975,
- * troposphere 0–11 km). z_grid is the NWP store's own `elevation` interpolated
+ * troposphere 0–11 km), or −dT/dz fitted locally where the product stores
+ * one (sm100's `temperature_gradient`: an inversion gives Γ < 0). z_grid is the NWP store's own `elevation` interpolated
  * at the point (the orography the model's temperature belongs to); z_point is
  * the caller's `alt` when given, else the `dem` product's elevation there.
  * With no grid elevation, or no point elevation, nothing is corrected: a
@@ -16,6 +17,9 @@
 
 /** Standard-atmosphere lapse rate, K/m (ISO 2533:1975). */
 export const STANDARD_LAPSE_K_PER_M = 0.0065;
+
+/** Standard-atmosphere gradient dT/dz, K/km. */
+export const STANDARD_GRADIENT_K_PER_KM = -6.5;
 
 /** Where the point's elevation came from. */
 export type PointElevationSource = 'alt' | 'dem';
@@ -30,10 +34,18 @@ export type AltitudeCorrection =
       source: PointElevationSource;
       /** Temperature change applied, K (positive when the point is lower than the grid). */
       deltaK: number;
+      /** dT/dz used, K/km (standard −6.5, or the product's fitted one). */
+      gradientKPerKm: number;
     }
   | {
       applied: false;
       reason: 'no_grid_elevation' | 'no_point_elevation';
+    }
+  | {
+      applied: false;
+      /** No `alt`, and the grid is the finest elevation there is (sm100's 100 m cells also answer the DEM): nothing to correct. */
+      reason: 'at_grid_elevation';
+      gridElevationM: number;
     };
 
 /**
@@ -42,13 +54,17 @@ export type AltitudeCorrection =
  * @param gridElevationM model orography at the point, m (null: the store has none there)
  * @param altM the caller's altitude, m (undefined: not given)
  * @param demElevationM the DEM's elevation at the point, m (null: no DEM, or outside it)
+ * @param opts.gradientKPerKm dT/dz, K/km (default standard −6.5; non-finite counts as absent)
+ * @param opts.demIsGrid the DEM answering is the grid itself (sm100): without `alt`, no correction
  */
 export function altitudeCorrection(
   gridElevationM: number | null,
   altM: number | undefined,
   demElevationM: number | null,
+  opts: { gradientKPerKm?: number | null; demIsGrid?: boolean } = {},
 ): AltitudeCorrection {
   if (gridElevationM === null || !Number.isFinite(gridElevationM)) return { applied: false, reason: 'no_grid_elevation' };
+  if (opts.demIsGrid && !(altM !== undefined && Number.isFinite(altM))) return { applied: false, reason: 'at_grid_elevation', gridElevationM };
   let pointElevationM: number;
   let source: PointElevationSource;
   if (altM !== undefined && Number.isFinite(altM)) {
@@ -60,8 +76,10 @@ export function altitudeCorrection(
   } else {
     return { applied: false, reason: 'no_point_elevation' };
   }
-  const deltaK = STANDARD_LAPSE_K_PER_M * (gridElevationM - pointElevationM);
-  return { applied: true, gridElevationM, pointElevationM, source, deltaK };
+  const g = opts.gradientKPerKm;
+  const gradientKPerKm = g !== undefined && g !== null && Number.isFinite(g) ? g : STANDARD_GRADIENT_K_PER_KM;
+  const deltaK = (gradientKPerKm / 1000) * (pointElevationM - gridElevationM);
+  return { applied: true, gridElevationM, pointElevationM, source, deltaK, gradientKPerKm };
 }
 
 /** Apply a correction to a grid temperature, °C (null stays null). */

@@ -34,6 +34,11 @@ export interface FreeInputs {
   pastTempC: number | null;
   /** DEM elevation at the point, m; null without a DEM there (or when `alt` was given). */
   demElevationM: number | null;
+  /** The elevation feed is answered by the same grid (sm100's 100 m cells): without `alt` nothing is corrected. */
+  demIsGrid?: boolean;
+  /** For temperature_source: how a derived grid was made, and why a finer product did not answer (./source.ts). */
+  derivation?: string;
+  note?: string;
 }
 
 /** A finite value or null (absent and NaN count as missing). */
@@ -60,7 +65,8 @@ export function assembleFree(inp: FreeInputs): { fields: FreeFields; basis: Free
   const s = inp.now;
   const vals = s.values;
   const gridTempC = finite(vals.temperature_2m);
-  const correction = altitudeCorrection(finite(vals.elevation), inp.altM, inp.demElevationM);
+  // A product with a locally fitted gradient (sm100) corrects `alt` with it; others with the standard one.
+  const correction = altitudeCorrection(finite(vals.elevation), inp.altM, inp.demElevationM, { gradientKPerKm: vals.temperature_gradient, demIsGrid: inp.demIsGrid === true });
   const tempC = correctTemperature(gridTempC, correction);
   const pastC = correctTemperature(inp.pastTempC, correction);
   const moisture = moistureAtPoint(
@@ -89,7 +95,10 @@ export function assembleFree(inp: FreeInputs): { fields: FreeFields; basis: Free
     icon: cond.icon,
     condition: cond.condition,
     temperature: roundOrNull(tempC, DECIMALS.temperature),
-    temperature_source: temperatureSource({ product: inp.product, resolution: inp.resolution, correction, sample: inp.sample }),
+    temperature_source: temperatureSource({
+      product: inp.product, resolution: inp.resolution, correction, sample: inp.sample,
+      ...(inp.derivation ? { derivation: inp.derivation } : {}), ...(inp.note ? { note: inp.note } : {}),
+    }),
     dew_point: roundOrNull(moisture.dewPointC, DECIMALS.dew_point),
     humidity: roundOrNull(moisture.humidityPct, DECIMALS.humidity),
     pressure_msl: roundOrNull(finite(vals.pressure_msl), DECIMALS.pressure_msl),

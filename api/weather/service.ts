@@ -24,7 +24,7 @@ import { planAtLeast } from '../access/plans.js';
 import type { BuildContext, FeedRead, FeedView, FieldBuilder, PointRequest, SharedResults } from '../builders/contract.js';
 import { BUILDERS } from '../builders/registry.js';
 import type { PublishedProducts } from '../router/published.js';
-import { route } from '../router/route.js';
+import { route, type Miss } from '../router/route.js';
 import { noRouteError } from '../router/route-errors.js';
 import { mapTileError } from './tile-errors.js';
 
@@ -91,7 +91,11 @@ interface Prepared {
   groups: ReadonlySet<FieldGroup>;
   selection: Selection;
   plan: LookupPlan;
+  /** Per feed, products passed over although they cover the point (stale: ./router/route.ts); null when none (nearly always). */
+  passedOver: Map<string, readonly Miss[]> | null;
 }
+
+const NO_MISSES: readonly Miss[] = [];
 
 const NONE: readonly string[] = [];
 /** Lookup plans kept per selection: the live versions of a few regions and instants. */
@@ -152,6 +156,7 @@ export class WeatherService {
     const feeds = selection.feeds;
     const pins = this.pins;
     const readMasks = this.readMasks;
+    let passedOver: Map<string, readonly Miss[]> | null = null;
     for (let f = 0; f < feeds.length; f++) {
       const reads = selection.readsOf.get(feeds[f]!)!;
       let mask = 0;
@@ -169,8 +174,9 @@ export class WeatherService {
         continue;
       }
       pins[f] = r.vs;
+      for (const m of r.misses) if (m.why === 'stale') (passedOver ??= new Map()).set(feeds[f]!, [...(passedOver.get(feeds[f]!) ?? []), m]);
     }
-    return { q, groups: req.groups, selection, plan: this.lookupPlan(selection) };
+    return { q, groups: req.groups, selection, plan: this.lookupPlan(selection), passedOver };
   }
 
   /**
@@ -313,7 +319,7 @@ export class WeatherService {
       if (v !== undefined) return v;
       const l = p.plan.lookupOf.get(name);
       const s = l ? samples[p.plan.lookups.indexOf(l)] : undefined;
-      v = l && s?.now ? { manifest: l.vs.manifest, timesMs: l.vs.timesMs, now: s.now, past: s.past } : null;
+      v = l && s?.now ? { manifest: l.vs.manifest, timesMs: l.vs.timesMs, now: s.now, past: s.past, passedOver: p.passedOver?.get(name) ?? NO_MISSES } : null;
       views.set(name, v);
       return v;
     };

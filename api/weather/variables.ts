@@ -14,6 +14,9 @@ import type { Manifest } from '../../tiles/manifest.js';
 /** What the trend reads three hours back. */
 export const TREND_VARIABLES = ['temperature_2m'] as const;
 
+/** The fitted temperature gradient and its fit (sm100), read where the product has them. */
+export const GRADIENT_VARIABLES = ['temperature_gradient', 'temperature_gradient_r2'] as const;
+
 /** The variables the condition is derived from when there is no usable code. */
 export const CONDITION_STATE_VARIABLES = ['cloud_cover', 'precipitation', 'snowfall_fraction'] as const;
 
@@ -29,6 +32,8 @@ export function freeVariablePlan(manifest: Pick<Manifest, 'variables'>): Variabl
   const primary = ['temperature_2m', 'elevation', 'pressure_msl', 'wind_u_10m', 'wind_v_10m', 'wind_gust_10m'];
   if (has('dew_point_2m')) primary.push('dew_point_2m');
   else primary.push('relative_humidity_2m');
+  // A locally fitted gradient (sm100) corrects `alt` and is named in temperature_source.
+  for (const g of GRADIENT_VARIABLES) if (has(g)) primary.push(g);
   const state = CONDITION_STATE_VARIABLES.filter(has);
   if (has('weather_code')) {
     primary.push('weather_code');

@@ -8,6 +8,9 @@
 import type { GridDef } from '../../geo/grid.js';
 import type { Region, TimeLayout } from '../../tiles/manifest.js';
 import type { SourceField } from '../field.js';
+import type { PublishResult } from '../../tiles/types.js';
+import type { IngestRequest } from '../ingest-types.js';
+import type { IngestReport } from '../pipeline.js';
 import type { StoredVariableSpec, VariableSpec } from './spec.js';
 
 /**
@@ -74,6 +77,23 @@ export interface Product {
   fallback?(fieldsOfOneFile: readonly SourceField[]): FallbackMatch | null;
   /** The source model recorded in the manifest when the operator names none (reanalysis: ERA5 or 20CRv3, from the file names). */
   model?(files: readonly string[]): string;
+  /**
+   * A product built from another product's published versions (sm100 from
+   * nwp): after every publish of `product`, `derive` builds and publishes a
+   * matching version of this one (ingest/followers.ts), its manifest's
+   * `derived_from` naming the version it came from, so that the router never
+   * pairs it with another version of `product`.
+   */
+  readonly follows?: { product: string; derive(root: string, signal?: AbortSignal): Promise<FollowOutcome> };
+  /** A product whose input is not a set of fields mapped to its variables (sm100: a DEM) runs its own ingest. */
+  readonly ingest?: (req: IngestRequest) => Promise<IngestReport>;
+}
+
+/** What a follower did after a publish: its new version, or why none (notes). */
+export interface FollowOutcome {
+  product: string;
+  published: PublishResult | null;
+  notes: string[];
 }
 
 /** Look a variable up in the product's tables (stored first, then auxiliary). */

@@ -1,4 +1,4 @@
-/** The products `meteopunto ingest <product>` knows. Later issues add sm100. */
+/** The products `meteopunto ingest <product>` knows. */
 import { IngestError } from '../ingest-types.js';
 import { camsProduct } from './cams/index.js';
 import { demProduct } from './dem/index.js';
@@ -6,6 +6,7 @@ import { marineProduct } from './marine/index.js';
 import { nwpProduct } from './nwp/index.js';
 import type { Product } from './product.js';
 import { reanalysisProduct } from './reanalysis/index.js';
+import { sm100Product } from './sm100/index.js';
 import { soilProduct } from './soil/index.js';
 import { uvProduct } from './uv/index.js';
 
@@ -17,6 +18,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   reanalysis: reanalysisProduct,
   soil: soilProduct,
   uv: uvProduct,
+  sm100: sm100Product,
 };
 
 /** The product called `name`; IngestError listing the known ones otherwise. */

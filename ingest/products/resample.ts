@@ -11,8 +11,23 @@
  */
 import { cellLatLon, gridIndexOf, type GridDef } from '../../geo/grid.js';
 
-export function resampleOnto(values: Float32Array, source: GridDef, target: GridDef, nearest: boolean): Float32Array {
-  const out = new Float32Array(target.nx * target.ny).fill(NaN);
+/**
+ * Where each target cell centre falls on the source grid: the four source
+ * cells around it and their bilinear weights (index −1 / weight 0 where a
+ * neighbour is off the grid). Computed once per pair of grids: sm100 applies
+ * one plan to every variable and time step.
+ */
+export interface ResamplePlan {
+  cells: number;
+  /** 4 per target cell. */
+  index: Int32Array;
+  weight: Float32Array;
+}
+
+export function resamplePlan(source: GridDef, target: GridDef): ResamplePlan {
+  const cells = target.nx * target.ny;
+  const index = new Int32Array(cells * 4).fill(-1);
+  const weight = new Float32Array(cells * 4);
   const wraps = source.kind === 'regular_ll' && Math.abs(source.nx * source.dx - 360) < source.dx / 2;
   for (let j = 0; j < target.ny; j++) {
     for (let i = 0; i < target.nx; i++) {
@@ -23,10 +38,7 @@ export function resampleOnto(values: Float32Array, source: GridDef, target: Grid
       const y0 = Math.floor(g.y);
       const fx = g.x - x0;
       const fy = g.y - y0;
-      let sum = 0;
-      let wsum = 0;
-      let best = NaN;
-      let bestW = -1;
+      const t = j * target.nx + i;
       for (let k = 0; k < 4; k++) {
         const dx = k & 1;
         const dy = k >> 1;
@@ -34,15 +46,37 @@ export function resampleOnto(values: Float32Array, source: GridDef, target: Grid
         const yi = y0 + dy;
         if (wraps) xi = ((xi % source.nx) + source.nx) % source.nx;
         if (xi < 0 || yi < 0 || xi >= source.nx || yi >= source.ny) continue;
-        const w = (dx ? fx : 1 - fx) * (dy ? fy : 1 - fy);
-        const v = values[yi * source.nx + xi]!;
-        if (v !== v || !(w > 0)) continue;
-        sum += w * v;
-        wsum += w;
-        if (w > bestW) [best, bestW] = [v, w];
+        index[t * 4 + k] = yi * source.nx + xi;
+        weight[t * 4 + k] = (dx ? fx : 1 - fx) * (dy ? fy : 1 - fy);
       }
-      if (wsum > 0) out[j * target.nx + i] = nearest ? best : sum / wsum;
     }
   }
+  return { cells, index, weight };
+}
+
+/** `values` (on the plan's source grid) on its target grid. */
+export function applyResamplePlan(plan: ResamplePlan, values: ArrayLike<number>, nearest: boolean): Float32Array {
+  const out = new Float32Array(plan.cells).fill(NaN);
+  const { index, weight } = plan;
+  for (let t = 0; t < plan.cells; t++) {
+    let sum = 0;
+    let wsum = 0;
+    let best = NaN;
+    let bestW = -1;
+    for (let k = t * 4; k < t * 4 + 4; k++) {
+      const w = weight[k]!;
+      if (!(w > 0)) continue;
+      const v = values[index[k]!]!;
+      if (v !== v) continue;
+      sum += w * v;
+      wsum += w;
+      if (w > bestW) [best, bestW] = [v, w];
+    }
+    if (wsum > 0) out[t] = nearest ? best : sum / wsum;
+  }
   return out;
+}
+
+export function resampleOnto(values: Float32Array, source: GridDef, target: GridDef, nearest: boolean): Float32Array {
+  return applyResamplePlan(resamplePlan(source, target), values, nearest);
 }
