@@ -185,5 +185,5 @@ describeShared('backfill reanalysis from 20CRv3 files over loopback HTTP', () =>
     const era5 = await capture(() => backfillCli(['reanalysis', '--from', '1950', '--to', '1950']));
     expect(era5.code).toBe(1);
     expect(era5.err).toContain("no backfill source 'era5'");
-  }, 60_000);
+  }, 180_000);
 });

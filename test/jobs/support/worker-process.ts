@@ -58,7 +58,7 @@ export function spawnWorker(env: Record<string, string>, args: string[] = []): W
     lines,
     stderr: () => err,
     exited,
-    waitForLine(pred, timeoutMs = 30_000) {
+    waitForLine(pred, timeoutMs = 90_000) {
       const seen = lines.find(pred);
       if (seen) return Promise.resolve(seen);
       return new Promise<LogLine>((ok, fail) => {
