@@ -49,6 +49,8 @@ export interface LoadResult {
   sysUsPerRequest?: number;
   requests: number;
   errors: number;
+  /** Requests answered in the warm-up before the measured window (measureWith). */
+  warmupRequests?: number;
   /** The first non-200 answer (status line and body), for the error message. */
   firstError?: string;
   medianMs: number;
@@ -56,7 +58,7 @@ export interface LoadResult {
 }
 
 /** 'weather-auto': weather.php with the tile cache at its default size (sized from the stores), nothing pre-loaded. */
-type ServerKind = 'weather' | 'weather-auto' | 'bare';
+export type ServerKind = 'weather' | 'weather-auto' | 'bare';
 const WARMUP_MS = 1000;
 
 function queryOf(p: PointQuery): string {
@@ -79,7 +81,10 @@ async function serveChild(kind: ServerKind, dataDir: string): Promise<void> {
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   process.on('message', (msg: { warm?: PointQuery[]; cpu?: true; stop?: true; memory?: true }) => {
     if (msg.cpu) process.send!({ cpu: process.cpuUsage() });
-    if (msg.memory) process.send!({ memory: { rss: process.memoryUsage().rss, cache: kind === 'bare' ? 0 : app.tiles.cacheStats() } });
+    // Resident memory now and at its peak (maxRSS is in KiB), and the tile cache (bench/random-points.ts).
+    if (msg.memory) {
+      process.send!({ memory: { rss: process.memoryUsage().rss, peakRss: process.resourceUsage().maxRSS * 1024, cache: kind === 'bare' ? 0 : app.tiles.cacheStats() } });
+    }
     if (msg.warm) {
       const points = msg.warm;
       const warm = async () => {
@@ -123,6 +128,12 @@ function childCpuUs(child: ChildProcess): Promise<NodeJS.CpuUsage> {
   });
 }
 
+/** When a load stops sending: after `ms`, or after `requests` requests (whichever comes first when both are given). */
+export interface LoadWindow {
+  ms?: number;
+  requests?: number;
+}
+
 /**
  * Closed-loop load over raw keep-alive sockets: each connection sends the next
  * request as soon as the previous answer is complete. Requests are
@@ -131,7 +142,7 @@ function childCpuUs(child: ChildProcess): Promise<NodeJS.CpuUsage> {
  * server, not the load generator, is what gets measured (as autocannon does).
  */
 export async function load(
-  base: string, paths: string[], apiKey: string, connections: number, ms: number, onBody?: (body: string) => void,
+  base: string, paths: string[], apiKey: string, connections: number, window: LoadWindow, onBody?: (body: string) => void,
 ): Promise<LoadResult> {
   const { hostname, port } = new URL(base);
   const reqs = paths.map((p) =>
@@ -140,7 +151,8 @@ export async function load(
   let errors = 0;
   let firstError: string | undefined;
   let next = 0;
-  const end = performance.now() + ms;
+  const end = performance.now() + (window.ms ?? Infinity);
+  const maxRequests = window.requests ?? Infinity;
   const HEADER_END = Buffer.from('\r\n\r\n');
   const conn = () =>
     new Promise<void>((done) => {
@@ -149,7 +161,7 @@ export async function load(
       let buf: Buffer = Buffer.alloc(0);
       let sentAt = 0;
       const send = () => {
-        if (performance.now() >= end) {
+        if (next >= maxRequests || performance.now() >= end) {
           sock.end();
           return;
         }
@@ -198,19 +210,24 @@ export async function load(
   };
 }
 
-/** Load one server with one key: warm-up, then the measured window with the server's CPU time around it. */
-async function measureWith(
+/**
+ * Load one server with one key: warm-up, then the measured window (`opts.seconds`,
+ * or `requests` requests when given) with the server's CPU time around it.
+ */
+export async function measureWith(
   kind: ServerKind, child: ChildProcess, base: string, opts: HttpBenchOptions, apiKey: string, onBody?: (body: string) => void, widget = false,
+  requests?: number,
 ): Promise<LoadResult> {
   const path = kind === 'bare' ? '/bare' : widget ? '/api/v1/widget.php' : '/api/v1/weather.php';
   const paths = opts.points.map((p) => `${path}?${queryOf(p)}${widget ? `&${WIDGET_BENCH_QUERY}` : ''}`);
-  await load(base, paths, apiKey, opts.connections, WARMUP_MS);
+  const warm = await load(base, paths, apiKey, opts.connections, { ms: WARMUP_MS });
   const cpu0 = await childCpuUs(child);
-  const r = await load(base, paths, apiKey, opts.connections, opts.seconds * 1000, onBody);
+  const r = await load(base, paths, apiKey, opts.connections, requests !== undefined ? { requests } : { ms: opts.seconds * 1000 }, onBody);
   const cpu1 = await childCpuUs(child);
   const answered = Math.max(1, r.requests + r.errors);
   r.cpuUsPerRequest = (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / answered;
   r.sysUsPerRequest = (cpu1.system - cpu0.system) / answered;
+  r.warmupRequests = warm.requests + warm.errors;
   // Error answers are cheap: a run that measured mostly errors measured nothing.
   if (r.errors > r.requests / 100) throw new Error(`bench ${kind}: ${r.errors} non-200 answers (${r.requests} OK); first: ${r.firstError}`);
   if (r.errors > 0) console.log(`  (${kind}: ${r.errors} non-200 answers; first: ${r.firstError})`);
@@ -218,7 +235,7 @@ async function measureWith(
 }
 
 /** Start a server of `kind`, run `fn` against it, stop it. */
-async function withServer<R>(kind: ServerKind, opts: HttpBenchOptions, fn: (child: ChildProcess, base: string) => Promise<R>): Promise<R> {
+export async function withServer<R>(kind: ServerKind, opts: HttpBenchOptions, fn: (child: ChildProcess, base: string) => Promise<R>): Promise<R> {
   const { child, base } = await startChild(kind, opts.dataDir, opts.points);
   try {
     return await fn(child, base);
@@ -249,36 +266,6 @@ export async function runHttpBench(opts: HttpBenchOptions): Promise<{ bare: Load
     return out;
   });
   return { bare, weather };
-}
-
-export interface RandomPointsResult extends LoadResult {
-  /** Server resident memory after the run, and its tile cache (bytes used, budget). */
-  rssBytes: number;
-  cacheBytes: number;
-  cacheMaxBytes: number;
-}
-
-/**
- * weather.php at random points across Italy (a different point per request,
- * `points` long before it repeats) with the tile cache at its default size
- * and nothing loaded beforehand: what traffic spread over the whole country
- * costs, cold chunks included (decoded on demand during the warm-up second
- * and the measured window).
- */
-export async function runRandomPointsBench(opts: Omit<HttpBenchOptions, 'keys'> & { apiKey: string }): Promise<RandomPointsResult> {
-  return withServer('weather-auto', { ...opts, points: [], keys: [] }, async (child, base) => {
-    const r = await measureWith('weather-auto', child, base, { ...opts, keys: [] }, opts.apiKey);
-    const mem = await new Promise<{ rss: number; cache: { bytes: number; maxBytes: number } }>((ok) => {
-      const on = (msg: { memory?: { rss: number; cache: { bytes: number; maxBytes: number } } }) => {
-        if (!msg.memory) return;
-        child.off('message', on);
-        ok(msg.memory);
-      };
-      child.on('message', on);
-      child.send({ memory: true });
-    });
-    return { ...r, rssBytes: mem.rss, cacheBytes: mem.cache.bytes, cacheMaxBytes: mem.cache.maxBytes };
-  });
 }
 
 if (process.argv[2] === '--bench-server') {

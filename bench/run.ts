@@ -22,6 +22,11 @@
  *    and points, right after weather.php: requests/s and the ratio to
  *    weather.php. Target: ratio ≥ 0.8.
  *
+ *    Then weather.php at random points across Italy with the default cache
+ *    (bench/random-points.ts): BENCH_RANDOM_REQUESTS requests (default
+ *    1,000,000), then the server's RSS against its cache budget plus a stated
+ *    overhead, PASS or FAIL (a FAIL makes the exit code 1).
+ *
  * 6. One year of hourly ERA5-layout Italy at 0.25° ingested as `reanalysis`
  *    (bench/reanalysis.ts): seconds (target ≤ 60 s), store size, warm time=
  *    lookup in µs and cold in ms.
@@ -30,8 +35,9 @@
  * BENCH_CONNECTIONS (default 32), BENCH_PLANS (plans of the keys weather.php
  * is measured with, default "business,free": Free + Developer fields, then
  * the Free fields alone), BENCH_REDIS_URL (keys and quotas in Redis),
- * BENCH_PROFILE_DIR (CPU profiles of the servers), BENCH_REANALYSIS_DAYS
- * (shorter reanalysis year).
+ * BENCH_PROFILE_DIR (CPU profiles of the servers), BENCH_RANDOM_REQUESTS
+ * (requests of the random-points run, default 1,000,000),
+ * BENCH_REANALYSIS_DAYS (shorter reanalysis year).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +51,8 @@ import { writeProductVersion } from '../tiles/writer.js';
 import type { VariableInput } from '../tiles/types.js';
 import { WeatherService, type PointQuery } from '../api/weather/service.js';
 import { PublishedProducts } from '../api/router/published.js';
-import { runHttpBench, runRandomPointsBench, BENCH_CACHE_BYTES, WIDGET_BENCH_QUERY } from './http.js';
+import { runHttpBench, BENCH_CACHE_BYTES, WIDGET_BENCH_QUERY } from './http.js';
+import { describeRandomPoints, memoryVerdict, runRandomPointsBench } from './random-points.js';
 import { benchPlans, createBenchKey } from './api-key.js';
 import { processEnv } from '../config/process-env.js';
 import { runReanalysisBench } from './reanalysis.js';
@@ -292,10 +299,12 @@ async function main(): Promise<void> {
     for (const w of http.weather) console.log(`  ratio weather.php (${w.plan} key) / bare: ${(w.rps / http.bare.rps).toFixed(2)} (target ≥ 0.5)`);
     for (const w of http.weather) console.log(`  ratio widget.php / weather.php (${w.plan} key): ${(w.widget.rps / w.rps).toFixed(2)} (target ≥ 0.8)`);
     const first = keys[0]!;
-    const rnd = await runRandomPointsBench({ dataDir: root, seconds, connections, points: benchPoints(100_000), apiKey: first.apiKey });
-    console.log(`  weather.php, ${first.plan} key, random points across Italy (100,000 before repeating), default cache, nothing pre-loaded: ` +
-      `${rnd.rps.toFixed(0)} req/s (${rnd.cpuUsPerRequest?.toFixed(1)} µs; latency median ${rnd.medianMs.toFixed(2)} ms, p99 ${rnd.p99Ms.toFixed(2)} ms); ` +
-      `ratio to bare ${(rnd.rps / http.bare.rps).toFixed(2)}; cache ${(rnd.cacheBytes / 2 ** 20).toFixed(0)} of ${(rnd.cacheMaxBytes / 2 ** 20).toFixed(0)} MiB, server RSS ${(rnd.rssBytes / 2 ** 20).toFixed(0)} MiB`);
+    const requests = integerSetting(processEnv(), 'BENCH_RANDOM_REQUESTS', 1_000_000);
+    const distinct = 100_000;
+    const rnd = await runRandomPointsBench({ dataDir: root, seconds, connections, points: benchPoints(distinct), apiKey: first.apiKey, requests });
+    for (const line of describeRandomPoints(first.plan, distinct, rnd, http.bare.rps)) console.log(line);
+    // A server over its memory budget fails the run (after the remaining figures).
+    if (!memoryVerdict(rnd.after).pass) process.exitCode = 1;
     // 6. One reanalysis year (issue 13): ingest time, store size, warm and cold time= lookups (bench/reanalysis.ts).
     await runReanalysisBench();
   } finally {

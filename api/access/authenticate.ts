@@ -7,7 +7,8 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { Endpoint } from './contract.js';
-import { hashMatches, prefixOf } from './key-format.js';
+import { prefixOf } from './key-format.js';
+import { processKeyMemo, type KeyHashMemo } from './key-memo.js';
 import type { KeyRecord, KeyStore } from './key-store.js';
 
 /** Query parameter carrying the key on each endpoint. */
@@ -34,14 +35,15 @@ export type Verification = { ok: true; record: KeyRecord } | { ok: false; reason
 
 /**
  * Checks a presented key against the store: well-formed, known prefix,
- * matching hash (constant time), not revoked. Throws KeyStoreUnavailableError
- * when the store cannot answer.
+ * matching hash (constant time, or remembered from an earlier request by
+ * `memo`, ./key-memo.ts), not revoked. Throws KeyStoreUnavailableError when
+ * the store cannot answer.
  */
-export async function verifyKey(store: KeyStore, presented: string): Promise<Verification> {
+export async function verifyKey(store: KeyStore, presented: string, memo: KeyHashMemo = processKeyMemo): Promise<Verification> {
   const prefix = prefixOf(presented);
   if (!prefix) return { ok: false, reason: 'unknown' };
   const record = await store.get(prefix);
-  if (!record || !hashMatches(presented, record.hash)) return { ok: false, reason: 'unknown' };
+  if (!record || !memo.matches(presented, record.hash)) return { ok: false, reason: 'unknown' };
   if (record.revoked) return { ok: false, reason: 'revoked' };
   return { ok: true, record };
 }
