@@ -77,7 +77,7 @@ export async function run(argv: string[]): Promise<number> {
 /** Products of the sample whose live version is not sample data. */
 export function realProducts(root: string): string[] {
   const store = new TileStore(root);
-  return SAMPLE_STEPS.map((s) => s.product).filter((p) => {
+  return SAMPLE_STEPS.flatMap((s) => s.stores ?? [s.product]).filter((p) => {
     const m = store.manifest(p);
     return m !== null && !m.source.sample;
   });

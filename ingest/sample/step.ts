@@ -26,6 +26,8 @@ export interface SampleContext {
 
 export interface SampleStep {
   product: string;
+  /** The stores it writes when not just `product` (sm100: also its DEM store): `demo` refuses to replace real ones. */
+  stores?: readonly string[];
   /** One line for the progress output: what is generated. */
   describe(ctx: SampleContext): string;
   /** Write the source files into ctx.dir; returns their paths (empty: nothing to generate). */

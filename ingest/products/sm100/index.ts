@@ -66,7 +66,7 @@ async function ingestSm100(req: IngestRequest): Promise<IngestReport> {
   if (req.files.length !== 1) throw new IngestError(`product sm100 takes one DEM file (GeoTIFF, GRIB or NetCDF), got ${req.files.length}`);
   const file = req.files[0]!;
   req.onProgress?.({ stage: 'read', fraction: 0, message: `reading ${basename(file)}` });
-  const terrain = await ingestTerrain(req.root, file);
+  const terrain = await ingestTerrain(req.root, file, { sample: req.source?.sample === true });
   req.onProgress?.({ stage: 'derive', fraction: 0.5, message: `downscaling the live nwp version onto ${SM100_TERRAIN_STORE} ${terrain.published.version}` });
   const follow = await deriveSm100(req.root, req.signal);
   req.onProgress?.({ stage: 'publish', fraction: 1, message: follow.published ? `published sm100 ${follow.published.version}` : 'sm100 not built' });

@@ -62,7 +62,7 @@ export interface TerrainReport {
 }
 
 /** Build and publish `sm100-dem` from a DEM file. IngestError when the DEM leaves part of San Marino without a value. */
-export async function ingestTerrain(root: string, demFile: string): Promise<TerrainReport> {
+export async function ingestTerrain(root: string, demFile: string, opts: { sample?: boolean } = {}): Promise<TerrainReport> {
   const dem = await openDemRaster(demFile, gridBounds(SM100_GRID));
   const elevation = cellMeanElevation(dem);
   let missing = 0;
@@ -90,7 +90,7 @@ export async function ingestTerrain(root: string, demFile: string): Promise<Terr
         values: [elevation], static: true, interpolation: 'linear', mask: 'any', block: 'elevation',
       },
     },
-    source: { files: [basename(demFile)], note: `${dem.description}; cell mean of ${subSamples} × ${subSamples} bilinear sub-samples` },
+    source: { files: [basename(demFile)], note: `${dem.description}; cell mean of ${subSamples} × ${subSamples} bilinear sub-samples`, ...(opts.sample ? { sample: true } : {}) },
     meta: { layout: 'static', region: SM100_REGION, feeds: [], priority: 0 },
   });
   return { published, description: dem.description, subSamples, rangeInside: [lo, hi] };

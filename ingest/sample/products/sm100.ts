@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { RegularLatLonGrid } from '../../../geo/grid.js';
 import { gridBounds } from '../../../geo/grid.js';
 import { SM100_GRID } from '../../products/sm100/grid.js';
+import { SM100_TERRAIN_STORE } from '../../products/sm100/terrain.js';
 import { CfNetcdfWriter } from '../netcdf-writer.js';
 import { cellCentres, globalAttrs } from '../netcdf-common.js';
 import type { SampleStep } from '../step.js';
@@ -25,6 +26,7 @@ function demGrid(): RegularLatLonGrid {
 
 export const sm100Sample: SampleStep = {
   product: 'sm100',
+  stores: ['sm100', SM100_TERRAIN_STORE],
   describe: () => {
     const g = demGrid();
     return `sample San Marino DEM: ${g.nx}×${g.ny} cells at ~30 m, then sm100 from the sample nwp`;

@@ -39,6 +39,7 @@ describe('sm100 in the sample dataset', () => {
     const m = readManifestSync(join(root, 'tiles', 'sm100'))!;
     expect(m.derived_from?.version).toBe(readManifestSync(join(root, 'tiles', 'nwp'))!.version);
     expect(m.source.sample).toBe(true);
+    expect(readManifestSync(join(root, 'tiles', 'sm100-dem'))!.source.sample).toBe(true);
     const res = await app.inject({ url: '/api/v1/weather.php?lat=43.9356&lon=12.4473', headers: { 'x-api-key': keys.developer! } });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as { temperature: number; temperature_source: string; valid_time: string; comfort: unknown };

@@ -55,15 +55,15 @@ describeShared('sm100: San Marino on a 100 m grid from the real ICON-2I grid and
   const data = join(work, 'data');
   let now = hour(0);
   let app: FastifyInstance;
-  let base: string;
   const keys: Partial<Record<Plan, string>> = {};
   const widgetKeys: Partial<Record<Plan, string>> = {};
   let zTitano = NaN;
   let zSerravalle = NaN;
 
+  // app.inject, not fetch: the kill test idles longer than the server's keep-alive, and a reused socket can be reset under load.
   const weather = async (q: string, plan: Plan = 'developer') => {
-    const r = await fetch(`${base}/api/v1/weather.php?${q}&api_key=${keys[plan]}`);
-    return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+    const r = await app.inject({ url: `/api/v1/weather.php?${q}&api_key=${keys[plan]}` });
+    return { status: r.statusCode, body: r.json() as Record<string, unknown> };
   };
   const at = (p: { lat: number; lon: number }, extra = '') => weather(`lat=${p.lat}&lon=${p.lon}${extra}`);
 
@@ -84,7 +84,6 @@ describeShared('sm100: San Marino on a 100 m grid from the real ICON-2I grid and
     }
     await store.close();
     app = await buildApp({ dataDir: data, clock: () => now, access: { env: { METEOPUNTO_DATA: data, METEOPUNTO_FLOOD_REFUSED_PER_MINUTE: '100000' } } });
-    base = await app.listen({ port: 0, host: '127.0.0.1' });
   }, 120_000);
   afterAll(async () => {
     await app?.close();
@@ -160,12 +159,12 @@ describeShared('sm100: San Marino on a 100 m grid from the real ICON-2I grid and
 
   it('widget.php shows the sm100 temperature in San Marino for a Developer widget key; a Free widget key is refused there', async () => {
     now = hour(2);
-    const page = await fetch(`${base}/api/v1/widget.php?lat=${TITANO.lat}&lon=${TITANO.lon}&mode=iframe&key=${widgetKeys.developer}`);
-    expect(page.status).toBe(200);
+    const page = await app.inject({ url: `/api/v1/widget.php?lat=${TITANO.lat}&lon=${TITANO.lon}&mode=iframe&key=${widgetKeys.developer}` });
+    expect(page.statusCode).toBe(200);
     const expected = (12 - 1 + (8 / 1000) * zTitano).toFixed(1).replace('.', ',');
-    expect(await page.text()).toContain(`<span class="temp">${expected} °C</span>`);
-    const free = await fetch(`${base}/api/v1/widget.php?lat=${TITANO.lat}&lon=${TITANO.lon}&mode=iframe&key=${widgetKeys.free}`);
-    expect(free.status).toBe(403);
+    expect(page.body).toContain(`<span class="temp">${expected} °C</span>`);
+    const free = await app.inject({ url: `/api/v1/widget.php?lat=${TITANO.lat}&lon=${TITANO.lon}&mode=iframe&key=${widgetKeys.free}` });
+    expect(free.statusCode).toBe(403);
   });
 
   it('the store opens in xarray with the 100 m cells and the downscaled values', () => {
@@ -252,6 +251,10 @@ describeShared('sm100: the DEM as GeoTIFF (written by GDAL)', () => {
     expect(out).toMatch(/GeoTIFF EPSG:4326, 1\.1 km\), 1 × 1 sub-samples/);
     const ref = cellElevations(DEM, [TITANO, SERRAVALLE]);
     [TITANO, SERRAVALLE].forEach((p, k) => expect(Math.abs(elevationAt(data, p) - ref[k]!)).toBeLessThan(0.2));
+    // A real DEM is not replaced by the sample's synthetic one.
+    const demo = cli(data, ['demo']);
+    expect(demo.status).toBe(2);
+    expect(demo.stderr).toMatch(/already holds real \(non-sample\) tiles for sm100-dem/);
   });
 
   it('a UTM 33N GeoTIFF at 25 m is reprojected through proj4 and averaged over 4 × 4 sub-samples per cell', () => {
