@@ -78,9 +78,9 @@ export class TileStore {
     return this.entryOf(key)?.state?.manifest ?? null;
   }
 
-  /** The store's live version, to read several times consistently; null when none is published. */
-  pin(key: string): PinnedVersion | null {
-    return this.entryOf(key)?.state ?? null;
+  /** The store's live version, to read several times consistently; null when none is published. `nowMs`: the caller's clock reading, if it has one. */
+  pin(key: string, nowMs?: number): PinnedVersion | null {
+    return this.entryOf(key, nowMs)?.state ?? null;
   }
 
   /**
@@ -146,8 +146,7 @@ export class TileStore {
   }
 
   /** The store's entry with its live version; undefined for an invalid key. */
-  private entryOf(key: string): StoreEntry | undefined {
-    const now = Date.now();
+  private entryOf(key: string, now = Date.now()): StoreEntry | undefined {
     this.nowS = Math.floor(now / 1000);
     return this.versions.entryOf(key, now);
   }

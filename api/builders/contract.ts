@@ -24,7 +24,7 @@ export interface PointRequest {
   lat: number;
   lon: number;
   /** Altitude of the point, m (undefined: not given). */
-  altM?: number;
+  altM?: number | undefined;
   /** Valid time, ms since the epoch: `time=` or now. */
   timeMs: number;
   /** Whether `time=` was given (errors differ). */

@@ -38,9 +38,9 @@ export class PublishedProducts {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Products feeding `feed`, highest priority first (ties: by name). */
-  candidates(feed: string): readonly Candidate[] {
-    this.refresh();
+  /** Products feeding `feed`, highest priority first (ties: by name). `nowMs`: the caller's clock reading, if it has one. */
+  candidates(feed: string, nowMs = this.clock()): readonly Candidate[] {
+    this.refresh(nowMs);
     return this.byFeed.get(feed) ?? [];
   }
 
@@ -61,8 +61,7 @@ export class PublishedProducts {
     return c.layout === 'periods' ? `${c.product}/${new Date(timeMs).getUTCFullYear()}` : c.product;
   }
 
-  private refresh(): void {
-    const now = this.clock();
+  private refresh(now = this.clock()): void {
     if (now - this.checkedAt < this.refreshMs) return;
     this.checkedAt = now;
     let names: string[] = [];

@@ -34,13 +34,14 @@ const NO_MISSES: readonly Miss[] = [];
 /** Per manifest, the one-element list of its outside-region miss: the common case costs no allocation. */
 const outsideOnly = new WeakMap<Manifest, readonly Miss[]>();
 
-export function route(published: PublishedProducts, tiles: TileStore, feed: string, lat: number, lon: number, timeMs: number): Route {
+/** @param wallMs the current wall-clock time, read once per request by the caller (default: now) */
+export function route(published: PublishedProducts, tiles: TileStore, feed: string, lat: number, lon: number, timeMs: number, wallMs = Date.now()): Route {
   // Copied on write: the list of one outside-region miss is shared (./route.ts outsideOnly).
   let misses: readonly Miss[] | null = null;
-  const candidates = published.candidates(feed);
+  const candidates = published.candidates(feed, wallMs);
   for (let k = 0; k < candidates.length; k++) {
     const c = candidates[k]!;
-    const vs = tiles.pin(c.layout === 'periods' ? published.storeKey(c, timeMs) : c.product);
+    const vs = tiles.pin(c.layout === 'periods' ? published.storeKey(c, timeMs) : c.product, wallMs);
     if (!vs) {
       if (c.layout === 'periods') misses = [...(misses ?? []), periodMiss(published, c, timeMs)];
       continue;
@@ -54,7 +55,7 @@ export function route(published: PublishedProducts, tiles: TileStore, feed: stri
     }
     const d = m.derived_from;
     if (d) {
-      const live = tiles.pin(d.product)?.manifest.version ?? null;
+      const live = tiles.pin(d.product, wallMs)?.manifest.version ?? null;
       if (live !== d.version) {
         misses = [...(misses ?? []), { product: c.product, why: 'stale', derivedFrom: d, live }];
         continue;

@@ -26,10 +26,8 @@ export const WEATHER_PATH = '/api/v1/weather.php';
 
 /** The validated query as the service's request. */
 export function toObserveRequest(q: WeatherQuery, plan: Plan, groups: ReadonlySet<FieldGroup>): ObserveRequest {
-  const r: ObserveRequest = { lat: q.lat, lon: q.lon, plan, groups };
-  if (q.alt !== undefined) r.altM = q.alt;
-  if (q.time !== undefined) r.timeMs = parseUtcDateTime(q.time);
-  return r;
+  // Every property always present: one object shape for every request keeps the service's property loads monomorphic.
+  return { lat: q.lat, lon: q.lon, altM: q.alt, timeMs: q.time === undefined ? undefined : parseUtcDateTime(q.time), plan, groups, only: undefined };
 }
 
 export default async function weatherRoutes(fastify: FastifyInstance): Promise<void> {
