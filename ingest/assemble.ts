@@ -9,6 +9,7 @@ import type { GridDef } from '../geo/grid.js';
 import type { ProductMeta, ProductVersionInput, VariableInput } from '../tiles/types.js';
 import type { CanonicalField } from './products/map-fields.js';
 import type { Product, VariableStack } from './products/product.js';
+import type { StoredVariableSpec } from './products/spec.js';
 
 export function assembleStack(product: Product, grid: GridDef, fields: readonly CanonicalField[]): VariableStack {
   const cells = grid.nx * grid.ny;
@@ -50,16 +51,21 @@ function newer(candidate: CanonicalField, current: CanonicalField): boolean {
 export function toWriterInput(product: Product, stack: VariableStack, source: ProductVersionInput['source']): ProductVersionInput {
   const variables: Record<string, VariableInput> = {};
   for (const [name, spec] of Object.entries(product.variables)) {
-    const meta = {
-      units: spec.units, precision: spec.precision, longName: spec.longName, ...(spec.standardName ? { standardName: spec.standardName } : {}),
-      interpolation: spec.interpolation, mask: spec.mask, block: spec.block,
-    };
+    const meta = variableMeta(spec);
     const stat = stack.statics.get(name);
     const ser = stack.series.get(name);
     if (stat) variables[name] = { ...meta, values: [stat], static: true };
     else if (ser) variables[name] = { ...meta, values: ser };
   }
   return { product: product.name, grid: stack.grid, times: product.static ? [] : stack.times, variables, source, meta: productMeta(product) };
+}
+
+/** What a variables-table entry tells the tile writer about one variable (all but its values). */
+export function variableMeta(spec: StoredVariableSpec): Omit<VariableInput, 'values'> {
+  return {
+    units: spec.units, precision: spec.precision, longName: spec.longName, ...(spec.standardName ? { standardName: spec.standardName } : {}),
+    interpolation: spec.interpolation, mask: spec.mask, block: spec.block,
+  };
 }
 
 /** What the catalogue entry tells the manifest (tiles/manifest.ts): layout, feeds, priority, region, search radius. */

@@ -15,11 +15,13 @@
  * Pure: no I/O. Humidity is kept consistent separately (./humidity.ts).
  */
 
+import { STANDARD_GRADIENT_K_PER_KM } from '../../science/lapse-rate.js';
+
 /** Standard-atmosphere lapse rate, K/m (ISO 2533:1975). */
 export const STANDARD_LAPSE_K_PER_M = 0.0065;
 
-/** Standard-atmosphere gradient dT/dz, K/km. */
-export const STANDARD_GRADIENT_K_PER_KM = -6.5;
+/** Standard-atmosphere gradient dT/dz, K/km (−6.5): the fitted gradient's own fallback. */
+export { STANDARD_GRADIENT_K_PER_KM };
 
 /** Where the point's elevation came from. */
 export type PointElevationSource = 'alt' | 'dem';
@@ -64,10 +66,11 @@ export function altitudeCorrection(
   opts: { gradientKPerKm?: number | null; demIsGrid?: boolean } = {},
 ): AltitudeCorrection {
   if (gridElevationM === null || !Number.isFinite(gridElevationM)) return { applied: false, reason: 'no_grid_elevation' };
-  if (opts.demIsGrid && !(altM !== undefined && Number.isFinite(altM))) return { applied: false, reason: 'at_grid_elevation', gridElevationM };
+  const hasAlt = altM !== undefined && Number.isFinite(altM);
+  if (opts.demIsGrid && !hasAlt) return { applied: false, reason: 'at_grid_elevation', gridElevationM };
   let pointElevationM: number;
   let source: PointElevationSource;
-  if (altM !== undefined && Number.isFinite(altM)) {
+  if (hasAlt) {
     pointElevationM = altM;
     source = 'alt';
   } else if (demElevationM !== null && Number.isFinite(demElevationM)) {

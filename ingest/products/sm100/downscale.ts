@@ -21,7 +21,9 @@ import { cellLatLon, gridIndexOf, type GridDef } from '../../../geo/grid.js';
 import { dewPoint, pressureAtElevation, relativeHumidity } from '../../../science/index.js';
 import { fitTemperatureGradient, type FittedGradient } from '../../../science/lapse-rate.js';
 import { readFieldWindow, type CellWindow, type OpenVersion } from '../../../tiles/field-reader.js';
+import type { VariableInfo } from '../../../tiles/manifest.js';
 import type { ProductVersionInput, VariableInput } from '../../../tiles/types.js';
+import { variableMeta } from '../../assemble.js';
 import { deriveIndices, INDEX_VARIABLES } from '../../indices/index.js';
 import { applyResamplePlan, resamplePlan } from '../resample.js';
 import { SM100_GRID } from './grid.js';
@@ -95,8 +97,8 @@ export async function downscaleVersion(nwp: OpenVersion, terrain: OpenVersion, o
       if (Ps) Ps[k]![c] = pressureAtElevation(Ps[k]![c]!, zNwp[c]!, z100[c]!, tNwp);
     }
   }
-  variables.temperature_gradient = { ...ownMeta('temperature_gradient'), values: gradientField };
-  variables.temperature_gradient_r2 = { ...ownMeta('temperature_gradient_r2'), values: r2Field };
+  variables.temperature_gradient = { ...variableMeta(SM100_OWN_VARIABLES.temperature_gradient), values: gradientField };
+  variables.temperature_gradient_r2 = { ...variableMeta(SM100_OWN_VARIABLES.temperature_gradient_r2), values: r2Field };
 
   const times = m.times.map((s) => new Date(s));
   const notes: string[] = [];
@@ -166,20 +168,9 @@ function pick(values: Float32Array, at: readonly number[]): Float32Array {
   return out;
 }
 
-/** Writer metadata of an nwp variable: the catalogue's when it knows it, else what the manifest says. */
-function metaOf(name: string, info: { units: string; interpolation: 'linear' | 'nearest'; mask: 'any' | 'sea' | 'land'; block: string; scale_factor?: number }): Omit<VariableInput, 'values'> {
+/** Writer metadata of an nwp variable: the catalogue's entry when it knows it, else what the manifest says. */
+function metaOf(name: string, info: VariableInfo): Omit<VariableInput, 'values'> {
   const spec = SM100_VARIABLES[name];
-  return {
-    units: info.units,
-    precision: spec?.precision ?? info.scale_factor ?? 0.001,
-    ...(spec ? { longName: spec.longName, ...(spec.standardName ? { standardName: spec.standardName } : {}) } : {}),
-    interpolation: info.interpolation,
-    mask: info.mask,
-    block: info.block,
-  };
-}
-
-function ownMeta(name: keyof typeof SM100_OWN_VARIABLES): Omit<VariableInput, 'values'> {
-  const s = SM100_OWN_VARIABLES[name];
-  return { units: s.units, precision: s.precision, longName: s.longName, interpolation: s.interpolation, mask: s.mask, block: s.block };
+  if (spec) return variableMeta(spec);
+  return { units: info.units, precision: info.scale_factor ?? 0.001, interpolation: info.interpolation, mask: info.mask, block: info.block };
 }

@@ -13,6 +13,7 @@ import { writeProductVersion } from '../../../tiles/writer.js';
 import { productMeta } from '../../assemble.js';
 import { IngestError, type IngestRequest } from '../../ingest-types.js';
 import type { IngestReport } from '../../pipeline.js';
+import { describeGrid } from '../grid-choice.js';
 import type { FollowOutcome, Product } from '../product.js';
 import { downscaleVersion, DownscaleSkipped } from './downscale.js';
 import { SM100_GRID, SM100_REGION } from './grid.js';
@@ -78,7 +79,7 @@ async function ingestSm100(req: IngestRequest): Promise<IngestReport> {
     variables: ['elevation'],
     published: terrain.published.manifest.published,
     grid: SM100_GRID,
-    gridDescription: `regular lat/lon ${SM100_GRID.nx} × ${SM100_GRID.ny}, 0.00125° × 0.0009° (~100 m)`,
+    gridDescription: describeGrid(SM100_GRID),
     files: [basename(file)],
     dropped: [],
     skipped: [],

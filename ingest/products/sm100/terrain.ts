@@ -15,6 +15,7 @@ import { cellLatLon, gridBounds } from '../../../geo/grid.js';
 import { writeProductVersion } from '../../../tiles/writer.js';
 import type { PublishResult } from '../../../tiles/types.js';
 import { inRegion } from '../../../geo/in-region.js';
+import { variableMeta } from '../../assemble.js';
 import { IngestError } from '../../ingest-types.js';
 import { DEM_VARIABLES } from '../dem/variables.js';
 import { openDemRaster, type DemRaster } from './dem-raster.js';
@@ -85,10 +86,7 @@ export async function ingestTerrain(root: string, demFile: string, opts: { sampl
     grid: SM100_GRID,
     times: [],
     variables: {
-      elevation: {
-        units: spec.units, precision: spec.precision, longName: `${spec.longName} (mean over the 100 m cell)`, standardName: spec.standardName,
-        values: [elevation], static: true, interpolation: 'linear', mask: 'any', block: 'elevation',
-      },
+      elevation: { ...variableMeta(spec), longName: `${spec.longName} (mean over the 100 m cell)`, values: [elevation], static: true },
     },
     source: { files: [basename(demFile)], note: `${dem.description}; cell mean of ${subSamples} × ${subSamples} bilinear sub-samples`, ...(opts.sample ? { sample: true } : {}) },
     meta: { layout: 'static', region: SM100_REGION, feeds: [], priority: 0 },
