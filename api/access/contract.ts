@@ -7,6 +7,7 @@
  * requests (400/401/403) consume nothing.
  */
 import type { FastifyReply } from 'fastify';
+import type { ApiFailure } from '../plugins/errors.js';
 
 /** Counts of access-layer store failures (each a 503 SERVICE_UNAVAILABLE). */
 export interface AccessErrors {
@@ -51,5 +52,10 @@ declare module 'fastify' {
     accessErrors: AccessErrors;
     /** Consume one request of the key's quota; throws ApiError 429 (with Retry-After) when exhausted. Sets rate-limit headers. */
     consumeQuota(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /**
+     * How a refusal leaves (called by the error handlers): a 429 instead while
+     * the flood guard blocks the request's key or address (api/access/plugin.ts).
+     */
+    refusalGate(request: FastifyRequest, failure: ApiFailure): Promise<ApiFailure>;
   }
 }

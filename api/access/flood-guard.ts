@@ -6,19 +6,35 @@
  * from that IP) is answered 429 TOO_MANY_REQUESTS until the window ends.
  * Shared through Redis when there is one, with the same in-memory fallback
  * as the quotas.
+ *
+ * A served request learns whether its key is blocked in the quota round trip
+ * (./quota-script.ts reads the counter beside the quota windows); a refused
+ * one on its way out (the access plugin's refusal gate). So the guard costs a
+ * request no Redis round trip of its own.
  */
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 const WINDOW_S = 60;
 
-export class FloodGuard {
+/** What the quota round trip needs to refuse a blocked id (./quota.ts). */
+export interface FloodCheck {
+  /** Refusals counted per window before an id is blocked. */
+  readonly limit: number;
+  /** The Redis key of `id`'s counter; null when the guard counts in memory. */
+  counterKey(id: string): string | null;
+  blockedForMs(id: string): Promise<number>;
+}
+
+export class FloodGuard implements FloodCheck {
   private readonly limiter: RateLimiterAbstract;
+  private readonly inRedis: boolean;
 
   constructor(
     private readonly refusedPerMinute: number,
     redis?: Redis,
   ) {
+    this.inRedis = redis !== undefined;
     const memory = new RateLimiterMemory({ keyPrefix: 'mp:flood', points: refusedPerMinute, duration: WINDOW_S });
     this.limiter = redis
       ? new RateLimiterRedis({
@@ -30,6 +46,14 @@ export class FloodGuard {
           insuranceLimiter: memory,
         })
       : memory;
+  }
+
+  get limit(): number {
+    return this.refusedPerMinute;
+  }
+
+  counterKey(id: string): string | null {
+    return this.inRedis ? this.limiter.getKey(id) : null;
   }
 
   /** Milliseconds `id` must wait before it is served again; 0 when not blocked. */

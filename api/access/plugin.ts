@@ -6,6 +6,13 @@
  * after authentication, gives back the request of a response that failed
  * after consuming, and counts refused requests for the flood guard.
  *
+ * The flood guard (flood-guard.ts) is asked once per request, never in a
+ * round trip of its own for a served one: a request that reaches the quota
+ * learns in the quota's round trip (quota-script.ts) whether its key is
+ * blocked; a request refused before that (401, 400, 403) is asked by the
+ * refusal gate (`fastify.refusalGate`, called by the error handlers) on its
+ * way out, and answered 429 instead while the key or address is blocked.
+ *
  * Rate-limit headers report the window closest to exhaustion (quota.ts,
  * bindingWindow): X-RateLimit-Limit (requests in that window),
  * X-RateLimit-Remaining, X-RateLimit-Reset (seconds until it resets).
@@ -15,12 +22,12 @@ import fp from 'fastify-plugin';
 import { ApiError } from '../errors.js';
 import type { Endpoint } from './contract.js';
 import { KEY_PARAM, originAllowed, presentedKey, requestOrigin, verifyKey } from './authenticate.js';
-import { prefixOf } from './key-format.js';
 import { KeyStoreUnavailableError } from './key-store.js';
 import { PLAN_LABEL } from './plans.js';
 import { bindingWindow, type QuotaSnapshot, type QuotaTicket } from './quota.js';
 import { createAccessServices, type AccessServices, type AccessServicesOptions } from './services.js';
 import type { AccessErrors } from './contract.js';
+import type { ApiFailure } from '../plugins/errors.js';
 
 export interface AccessPluginOptions extends AccessServicesOptions {
   /** Prebuilt services (the caller closes them); otherwise built from `env` and closed with the app. */
@@ -32,6 +39,8 @@ interface AccessState {
   endpoint: Endpoint;
   /** Whom refusals count against: `key:<prefix>` or `ip:<address>`. */
   floodId: string;
+  /** The flood guard was asked for this request (at most once). */
+  floodChecked: boolean;
   ticket: QuotaTicket | null;
   snapshot: QuotaSnapshot | null;
 }
@@ -49,30 +58,26 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
   const errors: AccessErrors = { keyStore: 0, quotaStore: 0 };
   fastify.decorate('accessErrors', errors);
 
-  const refuseIfFlooding = async (id: string) => {
-    const waitMs = await flood.blockedForMs(id);
-    if (waitMs > 0) {
-      const s = Math.ceil(waitMs / 1000);
-      throw new ApiError('TOO_MANY_REQUESTS', `too many refused requests; retry in ${s} s`, { 'Retry-After': s });
-    }
+  const refuseIfFlooding = async (state: AccessState) => {
+    state.floodChecked = true;
+    const waitMs = await flood.blockedForMs(state.floodId);
+    if (waitMs > 0) throw floodError(state, waitMs);
   };
 
   fastify.addHook('onRequest', async (request) => {
     const endpoint = request.routeOptions.config?.endpoint;
     if (!endpoint) return;
-    const state: AccessState = { endpoint, floodId: `ip:${request.ip}`, ticket: null, snapshot: null };
+    const state: AccessState = { endpoint, floodId: `ip:${request.ip}`, floodChecked: false, ticket: null, snapshot: null };
     states.set(request, state);
 
     const presented = presentedKey(request, endpoint);
     if (!presented) {
-      await refuseIfFlooding(state.floodId);
+      await refuseIfFlooding(state);
       throw new ApiError('MISSING_KEY', `API key missing: pass ${KEY_PARAM[endpoint]}=<key> or the X-API-Key header`);
     }
-    const prefix = prefixOf(presented);
     let verification;
-    let keyBlockedMs = 0;
     try {
-      [verification, keyBlockedMs] = await Promise.all([verifyKey(keys, presented), prefix ? flood.blockedForMs(`key:${prefix}`) : 0]);
+      verification = await verifyKey(keys, presented);
     } catch (err) {
       if (!(err instanceof KeyStoreUnavailableError)) throw err;
       errors.keyStore++;
@@ -80,17 +85,13 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
       throw new ApiError('SERVICE_UNAVAILABLE', 'key store unavailable; retry shortly', { 'Retry-After': UNAVAILABLE_RETRY_S });
     }
     if (!verification.ok) {
-      await refuseIfFlooding(state.floodId);
+      await refuseIfFlooding(state);
       throw new ApiError('INVALID_KEY', verification.reason === 'revoked' ? 'API key revoked' : 'API key not valid');
     }
     const record = verification.record;
     state.floodId = `key:${record.prefix}`;
     request.access = { keyId: record.prefix, prefix: record.prefix, plan: record.plan, kind: record.kind, name: record.name };
     if (record.origins && record.origins.length > 0) request.access.origins = record.origins;
-    if (keyBlockedMs > 0) {
-      const s = Math.ceil(keyBlockedMs / 1000);
-      throw new ApiError('TOO_MANY_REQUESTS', `too many refused requests with this key; retry in ${s} s`, { 'Retry-After': s });
-    }
     if (record.kind === 'widget' && endpoint !== 'widget') {
       throw new ApiError('KEY_NOT_ALLOWED', 'this is a widget key: it works on widget.php only');
     }
@@ -106,14 +107,16 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
     if (state.ticket) return; // one served response, one request
     let decision;
     try {
-      decision = await quota.consume(access.keyId, access.plan);
+      decision = await quota.consume(access.keyId, access.plan, undefined, { guard: flood, id: state.floodId });
+      state.floodChecked = true;
     } catch (err) {
       errors.quotaStore++;
       request.log.error({ err }, 'access: quota store failed');
       throw new ApiError('SERVICE_UNAVAILABLE', 'quota store unavailable; retry shortly', { 'Retry-After': UNAVAILABLE_RETRY_S });
     }
     state.snapshot = decision.snapshot;
-    setRateLimitHeaders(reply, decision.snapshot);
+    if (decision.snapshot) setRateLimitHeaders(reply, decision.snapshot);
+    if (!decision.allowed && decision.refusedBy === 'flood') throw floodError(state, decision.retryAfterMs);
     if (!decision.allowed) {
       const s = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
       reply.header('Retry-After', s);
@@ -124,6 +127,22 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
       });
     }
     state.ticket = decision.ticket;
+  });
+
+  // A refusal (4xx other than 429) of a request the guard was not asked about yet: 429 while blocked.
+  fastify.decorate('refusalGate', async (request: FastifyRequest, failure: ApiFailure): Promise<ApiFailure> => {
+    const state = states.get(request);
+    if (!state || state.floodChecked || failure.status < 400 || failure.status >= 500 || failure.status === 429) return failure;
+    state.floodChecked = true;
+    try {
+      const waitMs = await flood.blockedForMs(state.floodId);
+      if (waitMs <= 0) return failure;
+      const err = floodError(state, waitMs);
+      return { status: err.status, code: err.code, message: err.message, headers: err.headers };
+    } catch (err) {
+      request.log.warn({ err }, 'access: flood guard unavailable; refusal answered as it is');
+      return failure;
+    }
   });
 
   fastify.addHook('onSend', async (request, reply, payload) => {
@@ -145,6 +164,13 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
     return payload;
   });
 };
+
+/** The 429 of a key or address the flood guard blocks for `waitMs`. */
+function floodError(state: AccessState, waitMs: number): ApiError {
+  const s = Math.max(1, Math.ceil(waitMs / 1000));
+  const whose = state.floodId.startsWith('key:') ? ' with this key' : '';
+  return new ApiError('TOO_MANY_REQUESTS', `too many refused requests${whose}; retry in ${s} s`, { 'Retry-After': s });
+}
 
 function setRateLimitHeaders(reply: FastifyReply, snapshot: QuotaSnapshot): void {
   const w = bindingWindow(snapshot);

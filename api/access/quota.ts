@@ -30,6 +30,7 @@ import { PLANS, type Plan } from './contract.js';
 import type { AccessConfig } from './config.js';
 import { msUntilUtcMidnight, utcDate } from './utc-day.js';
 import { consumeBoth, defineQuotaScript, type BothWindows } from './quota-script.js';
+import type { FloodCheck } from './flood-guard.js';
 
 const MINUTE_S = 60;
 /** The day counter outlives its day by an hour so replicas with slightly skewed clocks agree. */
@@ -59,7 +60,9 @@ export interface QuotaTicket {
 
 export type QuotaDecision =
   | { allowed: true; ticket: QuotaTicket; snapshot: QuotaSnapshot }
-  | { allowed: false; refusedBy: 'day' | 'minute'; retryAfterMs: number; snapshot: QuotaSnapshot };
+  | { allowed: false; refusedBy: 'day' | 'minute'; retryAfterMs: number; snapshot: QuotaSnapshot }
+  /** The flood guard blocks the caller: nothing taken; the windows as they stand when the same round trip read them. */
+  | { allowed: false; refusedBy: 'flood'; retryAfterMs: number; snapshot: QuotaSnapshot | null };
 
 export class Quota {
   private readonly day: RateLimiterAbstract;
@@ -87,20 +90,33 @@ export class Quota {
     return this.config[plan];
   }
 
-  /** Takes one request from both windows, or refuses without taking any. */
-  async consume(keyId: string, plan: Plan, nowMs = Date.now()): Promise<QuotaDecision> {
+  /**
+   * Takes one request from both windows, or refuses without taking any. With
+   * `flood`, refuses first, taking nothing, while the flood guard blocks
+   * `flood.id`: a guard in Redis is read in the same round trip.
+   */
+  async consume(keyId: string, plan: Plan, nowMs = Date.now(), flood?: { guard: FloodCheck; id: string }): Promise<QuotaDecision> {
     const limits = this.config[plan];
     const dayKey = `${utcDate(nowMs)}:${keyId}`;
+    const counterKey = flood ? flood.guard.counterKey(flood.id) : null;
+    if (flood && counterKey === null) {
+      const refused = await floodRefusal(flood);
+      if (refused) return refused;
+    }
     if (this.redis?.status === 'ready') {
       try {
-        const both = await consumeBoth(this.redis, this.minute.getKey(keyId), this.day.getKey(dayKey), limits, MINUTE_S, dayTtlS(nowMs));
+        const counter = counterKey !== null ? { key: counterKey, limit: flood!.guard.limit } : undefined;
+        const both = await consumeBoth(this.redis, this.minute.getKey(keyId), this.day.getKey(dayKey), limits, MINUTE_S, dayTtlS(nowMs), counter);
         return this.decision(keyId, plan, dayKey, both, nowMs);
       } catch {
         // Redis did not answer: take the path below, whose limiters fall back to memory. Had
         // the script run after all, the request is counted twice: that can refuse, never admit.
       }
     }
-
+    if (flood && counterKey !== null) {
+      const refused = await floodRefusal(flood);
+      if (refused) return refused;
+    }
     const minuteRes = await count(this.minute.consume(keyId, 1));
     if (minuteRes.consumedPoints > limits.minute) {
       // Retry-After must cover the day too when both are spent.
@@ -136,6 +152,7 @@ export class Quota {
     const minuteWin = this.window(plan, 'minute', new RateLimiterRes(0, both.minuteMsLeft, both.minuteCount), nowMs);
     const dayWin = this.window(plan, 'day', new RateLimiterRes(0, 0, both.dayCount), nowMs);
     const snapshot = { day: dayWin, minute: minuteWin };
+    if (both.outcome === 'flood') return { allowed: false, refusedBy: 'flood', retryAfterMs: Math.max(1, both.floodMsLeft), snapshot };
     if (both.outcome === 'minute') {
       // Retry-After must cover the day too when both are spent.
       const retryAfterMs = dayWin.remaining === 0 ? Math.max(dayWin.resetMs, minuteWin.resetMs) : minuteWin.resetMs;
@@ -173,6 +190,12 @@ export class Quota {
 export function bindingWindow(s: QuotaSnapshot): QuotaWindow {
   if (s.minute.remaining !== s.day.remaining) return s.minute.remaining < s.day.remaining ? s.minute : s.day;
   return s.minute.resetMs > s.day.resetMs ? s.minute : s.day;
+}
+
+/** The refusal while the flood guard blocks `flood.id` (asked on its own, not in the quota round trip). */
+async function floodRefusal(flood: { guard: FloodCheck; id: string }): Promise<QuotaDecision | null> {
+  const waitMs = await flood.guard.blockedForMs(flood.id);
+  return waitMs > 0 ? { allowed: false, refusedBy: 'flood', retryAfterMs: waitMs, snapshot: null } : null;
 }
 
 function dayTtlS(nowMs: number): number {

@@ -62,11 +62,23 @@ export function toApiFailure(error: FastifyError | Error, request: FastifyReques
   return { status: 500, code: 'INTERNAL', message: 'Internal error', headers: {} };
 }
 
+/**
+ * toApiFailure, then the access layer's refusal gate where it is registered
+ * (api/access/plugin.ts): a refusal from a key or address the flood guard
+ * blocks leaves as 429 TOO_MANY_REQUESTS.
+ */
+export async function toGatedFailure(error: FastifyError | Error, request: FastifyRequest): Promise<ApiFailure> {
+  const f = toApiFailure(error, request);
+  return typeof request.server.refusalGate === 'function' ? request.server.refusalGate(request, f) : f;
+}
+
 async function errorsPlugin(fastify: FastifyInstance): Promise<void> {
-  fastify.setErrorHandler(function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
-    const f = toApiFailure(error, request);
+  // Async: the refusal gate may ask Redis. The body is returned, not sent (Fastify sends what an async handler returns).
+  fastify.setErrorHandler(async function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
+    const f = await toGatedFailure(error, request);
     for (const [name, value] of Object.entries(f.headers)) reply.header(name, value);
-    return send(reply, f.status, f.code, f.message);
+    reply.code(f.status).type('application/json; charset=utf-8');
+    return errorBody(f.code, redactKeys(f.message));
   });
 
   fastify.setNotFoundHandler(function notFound(request: FastifyRequest, reply: FastifyReply) {

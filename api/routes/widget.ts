@@ -19,7 +19,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { assertPointAllowed } from '../access/gating.js';
-import { toApiFailure } from '../plugins/errors.js';
+import { toGatedFailure } from '../plugins/errors.js';
 import { strictQuery } from '../validation/strict-query.js';
 import { WEATHER_NUMBER_PARAMS, type FreeFields } from '../weather/schema.js';
 import { WIDGET_SECURITY } from '../plugins/openapi.js';
@@ -63,8 +63,8 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
   /** Requests whose refusal is sent as 200 (js mode to a browser's script loader). */
   const scriptRefusals = new WeakSet<FastifyRequest>();
 
-  fastify.setErrorHandler(function widgetError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
-    const f = toApiFailure(error, request);
+  fastify.setErrorHandler(async function widgetError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
+    const f = await toGatedFailure(error, request);
     const p = presentationOf(request.query, fetchDest(request));
     for (const [name, value] of Object.entries(f.headers)) reply.header(name, value);
     commonHeaders(reply, p);
@@ -74,7 +74,8 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
     if (p.mode === 'iframe') reply.header('Content-Security-Policy', iframeCsp(p, undefined));
     if (p.mode === 'js' && fetchDest(request) === 'script') scriptRefusals.add(request);
     const body = renderRefusal({ status: f.status, code: f.code, message: f.message, reason: refusalReason(f) }, p);
-    return reply.code(f.status).send(body);
+    reply.code(f.status);
+    return body;
   });
 
   // Runs after the access plugin's onSend (parent hooks first), which must see the real status.

@@ -36,10 +36,11 @@ const secondsToUtcMidnight = () => {
 const code = (r: LightMyRequestResponse) => (r.json() as { error: { code: string } }).error.code;
 const message = (r: LightMyRequestResponse) => (r.json() as { error: { message: string } }).error.message;
 
-async function withApp(cfg: AccessConfig, redisUrl: string | undefined) {
+async function withApp(cfg: AccessConfig, redisUrl: string | undefined, cacheKeys = false) {
   const services = await createAccessServices({
     env: { METEOPUNTO_DATA: mkdtempSync(join(tmpdir(), 'mp-access-')), ...(redisUrl ? { REDIS_URL: redisUrl } : {}) },
     config: cfg,
+    cacheKeys,
   });
   const app = await buildTestApp({ services });
   return { services, app };
@@ -230,6 +231,70 @@ describe('the 51st request of a UTC day (Redis, minute limit raised)', () => {
       await app.close();
       await services.close();
     }
+  });
+});
+
+describe('flood guard (Redis, two API processes)', () => {
+  const opened: Array<{ services: AccessServices; app: FastifyInstance }> = [];
+  let redis: Redis;
+  beforeAll(async () => {
+    // Key records cached per process, as the server runs (api/access/key-changes.ts).
+    for (let i = 0; i < 2; i++) opened.push(await withApp(config({ refusedPerMinute: 3 }), process.env.REDIS_URL, true));
+    redis = new Redis(process.env.REDIS_URL!);
+  });
+  afterAll(async () => {
+    for (const o of opened) {
+      await o.app.close();
+      await o.services.close();
+    }
+    await redis.quit();
+  });
+
+  it('a key blocked on one process is refused on the other, served or not, and its quota is not touched', async () => {
+    const [a, b] = opened.map((o) => o.app) as [FastifyInstance, FastifyInstance];
+    const { key, prefix } = await issue(opened[0]!.services, 'business');
+    for (let i = 0; i < 3; i++) expect((await a.inject({ url: `/api/v1/weather.php?lat=99&lon=9.19&api_key=${key}` })).statusCode).toBe(400);
+    // A request that would be served: refused in the quota's round trip, nothing taken.
+    const served = await b.inject({ url: `/api/v1/weather.php?${MILANO}&api_key=${key}` });
+    expect(served.statusCode).toBe(429);
+    expect(code(served)).toBe('TOO_MANY_REQUESTS');
+    expect(message(served)).toContain('with this key');
+    const retry = Number(served.headers['retry-after']);
+    expect(retry).toBeGreaterThanOrEqual(1);
+    expect(retry).toBeLessThanOrEqual(60);
+    expect(await redis.get(`mp:quota:day:${today()}:${prefix}`)).toBeNull();
+    expect(await redis.get(`mp:quota:min:${prefix}`)).toBeNull();
+    // A request that would be refused (400, 403) leaves as 429 too, and is not counted again.
+    const refused = await b.inject({ url: `/api/v1/weather.php?lat=99&lon=9.19&api_key=${key}` });
+    expect([refused.statusCode, code(refused)]).toEqual([429, 'TOO_MANY_REQUESTS']);
+    const forbidden = await a.inject({ url: `/api/v1/weather.php?${SAN_MARINO}&time=2024-01-01T00:00&api_key=${key}` });
+    expect([forbidden.statusCode, code(forbidden)]).toEqual([429, 'TOO_MANY_REQUESTS']);
+    expect(await redis.get(`mp:flood:key:${prefix}`)).toBe('3');
+    // Another key is not affected.
+    const other = await issue(opened[0]!.services, 'business');
+    expect((await b.inject({ url: `/api/v1/weather.php?${MILANO}&api_key=${other.key}` })).statusCode).toBe(200);
+  });
+
+  it('a served request asks Redis once: the flood counter is read by the quota script', async () => {
+    const app = opened[1]!.app;
+    const { key, prefix } = await issue(opened[0]!.services, 'business');
+    await new Promise((ok) => setTimeout(ok, 200)); // the insert's key-change message has arrived
+    expect((await app.inject({ url: `/api/v1/weather.php?${MILANO}&api_key=${key}` })).statusCode).toBe(200); // the key record is now cached
+    const monitor = await redis.monitor();
+    const seen: string[][] = [];
+    // Other test files share this Redis: keep the commands that name this key, sent by a client (not run inside a script).
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source !== 'lua' && args.some((a) => a.includes(prefix))) seen.push(args);
+    });
+    try {
+      await new Promise((ok) => setTimeout(ok, 100));
+      expect((await app.inject({ url: `/api/v1/weather.php?${MILANO}&api_key=${key}` })).statusCode).toBe(200);
+      await new Promise((ok) => setTimeout(ok, 200));
+    } finally {
+      monitor.disconnect();
+    }
+    expect(seen.map((args) => args[0]!.toLowerCase())).toEqual(['evalsha']);
+    expect(seen[0]).toContain(`mp:flood:key:${prefix}`);
   });
 });
 

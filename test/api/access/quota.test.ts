@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadAccessConfig, type AccessConfig } from '../../../api/access/config.js';
 import { Quota, bindingWindow } from '../../../api/access/quota.js';
+import { FloodGuard } from '../../../api/access/flood-guard.js';
 import { connectAccessRedis } from '../../../api/access/redis-connection.js';
 
 // Connected before any test: a limiter with a not-ready client would silently use its in-memory insurance.
@@ -65,8 +66,7 @@ describe.each([
     await q.consume(id, 'free', now);
     await q.consume(id, 'free', now);
     const r = await q.consume(id, 'free', now);
-    if (r.allowed) throw new Error('expected a refusal');
-    expect(r.refusedBy).toBe('minute');
+    if (r.allowed || r.refusedBy !== 'minute') throw new Error('expected a refusal by the minute');
     expect(r.retryAfterMs).toBe(Math.max(r.snapshot.day.resetMs, r.snapshot.minute.resetMs));
     expect(r.retryAfterMs).toBeGreaterThan(60_000 - 1); // unless run in the last minute of a UTC day
   });
@@ -76,12 +76,12 @@ describe.each([
     const id = randomUUID();
     const late = Date.UTC(2031, 0, 1, 23, 59, 59, 500);
     const a = await q.consume(id, 'free', late);
-    expect(a.allowed).toBe(true);
+    if (!a.allowed) throw new Error('expected success');
     expect(a.snapshot.day.resetMs).toBe(500);
     const b = await q.consume(id, 'free', late + 100);
     expect(b.allowed).toBe(false);
     const c = await q.consume(id, 'free', late + 1000);
-    expect(c.allowed).toBe(true);
+    if (!c.allowed) throw new Error('expected success');
     expect(c.snapshot.day.resetMs).toBe(86_400_000 - 500);
   });
 
@@ -103,7 +103,7 @@ describe.each([
     await q.consume(id, 'free');
     expect((await q.consume(id, 'free')).allowed).toBe(false);
     const up = await q.consume(id, 'developer');
-    expect(up.allowed).toBe(true);
+    if (!up.allowed) throw new Error('expected success');
     // The refused third request was not counted: 2 + this one.
     expect(up.snapshot.day).toMatchObject({ limit: 10_000, used: 3 });
     expect(up.snapshot.minute).toMatchObject({ limit: 60, used: 3 });
@@ -158,6 +158,29 @@ describe('Quota in Redis', () => {
     const toMidnightS = (Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1) - Date.now()) / 1000;
     // Expires an hour after 00:00 UTC (the margin for clock skew between replicas).
     expect(Math.abs(ttl - (toMidnightS + 3600))).toBeLessThan(5);
+  });
+});
+
+describe.each([
+  ['Redis', () => redis],
+  ['memory', () => undefined],
+])('Quota with the flood guard (%s)', (_name, client) => {
+  it('refuses a blocked id before taking anything, and serves it below the limit', async () => {
+    const q = new Quota(loadAccessConfig({}).quota, client());
+    const guard = new FloodGuard(3, client());
+    const keyId = randomUUID();
+    const flood = { guard, id: `key:${keyId}` };
+    for (let i = 0; i < 2; i++) await guard.countRefusal(flood.id);
+    expect((await q.consume(keyId, 'free', Date.now(), flood)).allowed).toBe(true);
+    await guard.countRefusal(flood.id);
+    const r = await q.consume(keyId, 'free', Date.now(), flood);
+    if (r.allowed || r.refusedBy !== 'flood') throw new Error(`expected a flood refusal, got ${JSON.stringify(r)}`);
+    expect(r.retryAfterMs).toBeGreaterThan(55_000); // the 60 s window started a moment ago
+    expect(r.retryAfterMs).toBeLessThanOrEqual(60_000);
+    // Nothing taken by the refusal: the one served request only.
+    const usage = await q.peek(keyId, 'free');
+    expect([usage.minute.used, usage.day.used]).toEqual([1, 1]);
+    if (r.snapshot) expect([r.snapshot.minute.used, r.snapshot.day.used]).toEqual([1, 1]);
   });
 });
 
