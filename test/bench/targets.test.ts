@@ -1,0 +1,31 @@
+/** The speed targets as the bench checks them: boundaries inclusive, each plan against its own ratio. */
+import { describe, expect, it } from 'vitest';
+import { describeTargets, targetChecks } from '../../bench/targets.js';
+
+describe('speed targets', () => {
+  const inputs = {
+    redis: true,
+    bareRps: 1000,
+    weather: [
+      { plan: 'business' as const, rps: 500, p99Ms: 10, elapsedMedianMs: 0.05 },
+      { plan: 'free' as const, rps: 590, p99Ms: 8, elapsedMedianMs: 0.02 },
+    ],
+    random: { plan: 'business' as const, rps: 299, p99Ms: 20 },
+  };
+
+  it('passes at the bound and fails below it, Free against 0.6', () => {
+    const byWhat = Object.fromEntries(targetChecks(inputs).map((c) => [c.what, c.pass]));
+    expect(byWhat).toEqual({
+      'weather.php / bare, business key': true, // 0.50 ≥ 0.5
+      'weather.php / bare, free key': false, // 0.59 < 0.6
+      'elapsed_ms median, business key': true, // 0.05 ≤ 0.05
+      'random points / bare, business key': false, // 0.299 < 0.3
+      'random-points p99': true, // 20 ≤ 2 × 10
+    });
+  });
+
+  it('says when the run was not made with Redis quotas', () => {
+    expect(describeTargets({ ...inputs, redis: false })[0]).toContain('set BENCH_REDIS_URL');
+    expect(describeTargets(inputs).at(-1)).toBe('  3 of 5 met');
+  });
+});
