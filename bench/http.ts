@@ -22,6 +22,7 @@ import { benchAccessEnv } from './api-key.js';
 import { decodeThreads } from '../api/cli.js';
 import { processEnv } from '../config/process-env.js';
 import { setting } from '../config/environment.js';
+import { peakRssBytes } from './peak-rss.js';
 
 /** Chunk cache for the benchmark: holds the whole national nwp store (~0.6 GB decoded, 22 variables) and the DEM. */
 export const BENCH_CACHE_BYTES = 1024 * 1024 * 1024;
@@ -81,9 +82,9 @@ async function serveChild(kind: ServerKind, dataDir: string): Promise<void> {
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   process.on('message', (msg: { warm?: PointQuery[]; cpu?: true; stop?: true; memory?: true }) => {
     if (msg.cpu) process.send!({ cpu: process.cpuUsage() });
-    // Resident memory now and at its peak (maxRSS is in KiB), and the tile cache (bench/random-points.ts).
+    // Resident memory now and at its peak, and the tile cache (bench/random-points.ts).
     if (msg.memory) {
-      process.send!({ memory: { rss: process.memoryUsage().rss, peakRss: process.resourceUsage().maxRSS * 1024, cache: kind === 'bare' ? 0 : app.tiles.cacheStats() } });
+      process.send!({ memory: { rss: process.memoryUsage().rss, peakRss: peakRssBytes(), cache: kind === 'bare' ? 0 : app.tiles.cacheStats() } });
     }
     if (msg.warm) {
       const points = msg.warm;

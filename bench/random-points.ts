@@ -23,7 +23,7 @@ export const SERVER_OVERHEAD_BYTES = 200 * 2 ** 20;
 
 export interface ServerMemory {
   rss: number;
-  /** The largest resident set the process has had (getrusage maxRSS). */
+  /** The largest resident set the process has had (./peak-rss.ts). */
   peakRss: number;
   cache: { bytes: number; maxBytes: number };
 }
