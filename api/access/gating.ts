@@ -20,7 +20,7 @@
  */
 import { ApiError } from '../errors.js';
 import { isInSanMarino } from '../../geo/regions.js';
-import { FIELD_GROUPS, type FieldGroup, type Plan } from './contract.js';
+import { FIELD_GROUPS, PLANS, type FieldGroup, type Plan } from './contract.js';
 import { PLAN_LABEL, higherPlan, planAtLeast } from './plans.js';
 
 export { FIELD_GROUPS, type FieldGroup };
@@ -84,7 +84,10 @@ const GROUP_SET: ReadonlySet<string> = new Set(FIELD_GROUPS);
  * group, is 400 naming it; a group above the plan is 403 naming the plan.
  */
 export function resolveFields(plan: Plan, fieldsParam: string | undefined): ResolvedFields {
-  const groups = fieldsParam === undefined ? defaultGroups(plan) : requestedGroups(plan, fieldsParam);
+  return fieldsParam === undefined ? DEFAULT_FIELDS[plan] : withFields(plan, requestedGroups(plan, fieldsParam));
+}
+
+function withFields(plan: Plan, groups: ReadonlySet<FieldGroup>): ResolvedFields {
   const fields = new Set<ResponseField>();
   for (const [field, min] of Object.entries(BASE_FIELD_MIN_PLAN) as Array<[BaseField, Plan]>) {
     if (planAtLeast(plan, min)) fields.add(field);
@@ -96,6 +99,9 @@ export function resolveFields(plan: Plan, fieldsParam: string | undefined): Reso
 function defaultGroups(plan: Plan): Set<FieldGroup> {
   return new Set(FIELD_GROUPS.filter((g) => planAtLeast(plan, GROUP_MIN_PLAN[g])));
 }
+
+/** Without `fields=` the answer depends on the plan alone: resolved once (two sets less per request). */
+const DEFAULT_FIELDS = Object.fromEntries(PLANS.map((p) => [p, withFields(p, defaultGroups(p))])) as Record<Plan, ResolvedFields>;
 
 function requestedGroups(plan: Plan, fieldsParam: string): Set<FieldGroup> {
   const items = fieldsParam.split(',').map((s) => s.trim().toLowerCase());
