@@ -10,6 +10,9 @@
  * - Other client errors raised by Fastify (malformed URL, body too large, ...):
  *   their 4xx status, code INVALID_PARAMETER (NOT_FOUND for 404).
  * - Anything else: logged with its stack, answered 500 INTERNAL with no detail.
+ * - A refusal (4xx other than 429) then passes the access layer's refusal
+ *   gate: 429 TOO_MANY_REQUESTS instead while the flood guard blocks the
+ *   key or address (api/access/plugin.ts).
  * - Unknown routes: 404 NOT_FOUND naming method and path; HEAD on a GET
  *   route that does not answer HEAD (weather.php): 405 METHOD_NOT_ALLOWED, Allow: GET.
  */
