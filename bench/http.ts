@@ -23,6 +23,7 @@ import { decodeThreads } from '../api/cli.js';
 import { processEnv } from '../config/process-env.js';
 import { setting } from '../config/environment.js';
 import { peakRssBytes } from './peak-rss.js';
+import { combineRounds, median, ROUNDS } from './rounds.js';
 
 /** Chunk cache for the benchmark: holds the whole national nwp store (~0.6 GB decoded, 22 variables) and the DEM. */
 export const BENCH_CACHE_BYTES = 1024 * 1024 * 1024;
@@ -37,7 +38,16 @@ export interface HttpBenchOptions {
   keys: Array<{ plan: Plan; apiKey: string }>;
 }
 
-export type WeatherResult = LoadResult & { plan: Plan; elapsedMedianMs: number; widget: LoadResult };
+export type WeatherResult = LoadResult & {
+  plan: Plan;
+  elapsedMedianMs: number;
+  /** weather.php / bare requests per second, per round and the median round. */
+  ratios: number[];
+  ratio: number;
+  widget: LoadResult;
+  /** widget.php / weather.php, median round. */
+  widgetRatio: number;
+};
 
 /** widget.php as the benchmark loads it: the default mode (js) and variant, a place name; the point and key as weather.php's. */
 export const WIDGET_BENCH_QUERY = 'name=Firenze';
@@ -217,11 +227,11 @@ export async function load(
  */
 export async function measureWith(
   kind: ServerKind, child: ChildProcess, base: string, opts: HttpBenchOptions, apiKey: string, onBody?: (body: string) => void, widget = false,
-  requests?: number,
+  requests?: number, warmupMs = WARMUP_MS,
 ): Promise<LoadResult> {
   const path = kind === 'bare' ? '/bare' : widget ? '/api/v1/widget.php' : '/api/v1/weather.php';
   const paths = opts.points.map((p) => `${path}?${queryOf(p)}${widget ? `&${WIDGET_BENCH_QUERY}` : ''}`);
-  const warm = await load(base, paths, apiKey, opts.connections, { ms: WARMUP_MS });
+  const warm = warmupMs > 0 ? await load(base, paths, apiKey, opts.connections, { ms: warmupMs }) : { requests: 0, errors: 0 };
   const cpu0 = await childCpuUs(child);
   const r = await load(base, paths, apiKey, opts.connections, requests !== undefined ? { requests } : { ms: opts.seconds * 1000 }, onBody);
   const cpu1 = await childCpuUs(child);
@@ -248,25 +258,49 @@ export async function withServer<R>(kind: ServerKind, opts: HttpBenchOptions, fn
   }
 }
 
+/**
+ * The bare route and weather.php (then widget.php, per key) measured in
+ * alternating windows, {@link ROUNDS} rounds of `opts.seconds / ROUNDS` s
+ * each, both servers up throughout: a burst of load from elsewhere on a
+ * shared machine then hits both sides of a ratio, which is taken per round;
+ * the median round is reported (./rounds.ts).
+ */
 export async function runHttpBench(opts: HttpBenchOptions): Promise<{ bare: LoadResult; weather: WeatherResult[] }> {
   if (opts.keys.length === 0) throw new Error('runHttpBench: no API key');
-  const bare = await withServer('bare', opts, (child, base) => measureWith('bare', child, base, opts, opts.keys[0]!.apiKey));
-  const weather = await withServer('weather', opts, async (child, base) => {
-    const out: WeatherResult[] = [];
-    for (const { plan, apiKey } of opts.keys) {
-      const elapsed: number[] = [];
-      const r = await measureWith('weather', child, base, opts, apiKey, (body) => {
-        const e = (JSON.parse(body) as { elapsed_ms?: number }).elapsed_ms;
-        if (typeof e === 'number') elapsed.push(e);
+  const win = { ...opts, seconds: opts.seconds / ROUNDS };
+  return withServer('bare', opts, (bareChild, bareBase) =>
+    withServer('weather', opts, async (child, base) => {
+      const bare: LoadResult[] = [];
+      const per = opts.keys.map(() => ({ weather: [] as LoadResult[], widget: [] as LoadResult[], elapsed: [] as number[] }));
+      for (let round = 0; round < ROUNDS; round++) {
+        const warmupMs = round === 0 ? WARMUP_MS : 0;
+        bare.push(await measureWith('bare', bareChild, bareBase, win, opts.keys[0]!.apiKey, undefined, false, undefined, warmupMs));
+        for (const [k, { apiKey }] of opts.keys.entries()) {
+          const acc = per[k]!;
+          acc.weather.push(await measureWith('weather', child, base, win, apiKey, (body) => {
+            const e = (JSON.parse(body) as { elapsed_ms?: number }).elapsed_ms;
+            if (typeof e === 'number') acc.elapsed.push(e);
+          }, false, undefined, warmupMs));
+          // widget.php on the same server, same key and points, right after: the box of the base fields, rendered.
+          acc.widget.push(await measureWith('weather', child, base, win, apiKey, undefined, true, undefined, warmupMs));
+        }
+      }
+      const weather = opts.keys.map(({ plan }, k): WeatherResult => {
+        const acc = per[k]!;
+        const ratios = acc.weather.map((w, r) => w.rps / bare[r]!.rps);
+        return {
+          ...combineRounds(acc.weather),
+          plan,
+          elapsedMedianMs: median(acc.elapsed),
+          ratios,
+          ratio: median(ratios),
+          widget: combineRounds(acc.widget),
+          widgetRatio: median(acc.widget.map((w, r) => w.rps / acc.weather[r]!.rps)),
+        };
       });
-      elapsed.sort((a, b) => a - b);
-      // widget.php on the same server, same key and points, right after: the box of the base fields, rendered.
-      const widget = await measureWith('weather', child, base, opts, apiKey, undefined, true);
-      out.push({ ...r, plan, elapsedMedianMs: elapsed[Math.floor(elapsed.length / 2)] ?? NaN, widget });
-    }
-    return out;
-  });
-  return { bare, weather };
+      return { bare: combineRounds(bare), weather };
+    }),
+  );
 }
 
 if (process.argv[2] === '--bench-server') {
