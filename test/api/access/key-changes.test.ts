@@ -7,10 +7,11 @@
 import type { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../../api/access/key-format.js';
-import { KEY_CHANGES, KeyRecordCache } from '../../../api/access/key-changes.js';
+import { KeyRecordCache } from '../../../api/access/key-changes.js';
 import { RedisKeyStore } from '../../../api/access/key-store-redis.js';
 import type { KeyRecord } from '../../../api/access/key-store.js';
 import { connectAccessRedis } from '../../../api/access/redis-connection.js';
+import { keyChangeMessage } from './fixtures/key-change-message.js';
 
 const url = process.env.REDIS_URL!;
 const server = await connectAccessRedis(url);
@@ -40,24 +41,6 @@ async function commandsDuring(client: Redis, fn: () => Promise<unknown>): Promis
   return sent;
 }
 
-/**
- * Subscribes (a subscriber of the test's own) and returns a promise that
- * resolves once the message for `prefix` has reached this process, plus a
- * moment for the cache's own subscriber.
- */
-async function ownMessage(prefix: string): Promise<{ arrived: Promise<void> }> {
-  const sub = server.duplicate({ enableOfflineQueue: true });
-  await sub.subscribe(KEY_CHANGES);
-  // Wrapped: an async function returning a bare promise would wait for it.
-  return { arrived: new Promise<void>((ok) => {
-    sub.on('message', (_c: string, p: string) => {
-      if (p !== prefix) return;
-      void sub.quit();
-      setTimeout(ok, 50);
-    });
-  }) };
-}
-
 function newRecord(): KeyRecord {
   const { prefix, hash } = generateKey();
   return { prefix, hash, plan: 'free', kind: 'api', name: 'cache test', created: new Date().toISOString() };
@@ -66,7 +49,7 @@ function newRecord(): KeyRecord {
 describe('key records cached with pub/sub invalidation', () => {
   it('reads a key from Redis once, then from the cache', async () => {
     const r = newRecord();
-    const own = await ownMessage(r.prefix);
+    const own = await keyChangeMessage(server, r.prefix);
     expect(await written.insert(r)).toBe(true);
     await own.arrived; // the insert's own message, which drops the prefix, has arrived
     const sent = await commandsDuring(server, async () => {
@@ -81,12 +64,12 @@ describe('key records cached with pub/sub invalidation', () => {
     expect((await served.get(r.prefix))?.revoked).toBeUndefined();
 
     // The message travels on another connection: wait until it has reached this process.
-    let own = await ownMessage(r.prefix);
+    let own = await keyChangeMessage(server, r.prefix);
     await written.update(r.prefix, { plan: 'business' });
     await own.arrived;
     expect((await served.get(r.prefix))?.plan).toBe('business');
 
-    own = await ownMessage(r.prefix);
+    own = await keyChangeMessage(server, r.prefix);
     await written.update(r.prefix, { revoked: new Date().toISOString() });
     await own.arrived;
     expect((await served.get(r.prefix))?.revoked).toBeDefined();

@@ -9,14 +9,14 @@
  * node:crypto, not with the code under test.
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { verifyKey } from '../../../api/access/authenticate.js';
 import { KeyHashMemo } from '../../../api/access/key-memo.js';
-import { KEY_CHANGES, KeyRecordCache } from '../../../api/access/key-changes.js';
+import { KeyRecordCache } from '../../../api/access/key-changes.js';
 import { RedisKeyStore } from '../../../api/access/key-store-redis.js';
 import type { KeyRecord, KeyStore } from '../../../api/access/key-store.js';
 import { connectAccessRedis } from '../../../api/access/redis-connection.js';
+import { keyChangeMessage } from './fixtures/key-change-message.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
@@ -118,7 +118,7 @@ describe('key hash memo with keys in Redis (cached records, pub/sub invalidation
       const key = `mp_${prefix}${'r'.repeat(32)}`;
       const { memo, hashes } = countingMemo();
 
-      let change = await messageFor(server, prefix);
+      let change = await keyChangeMessage(server, prefix);
       expect(await written.insert(record(prefix, key, { plan: 'free' }))).toBe(true);
       await change.arrived; // the insert's own message, so that the record read next is cached
       for (let i = 0; i < 3; i++) expect((await verifyKey(served, key, memo)).ok).toBe(true);
@@ -127,7 +127,7 @@ describe('key hash memo with keys in Redis (cached records, pub/sub invalidation
       expect(await verifyKey(served, `mp_${prefix}${'R'.repeat(32)}`, memo)).toEqual({ ok: false, reason: 'unknown' });
       expect(await verifyKey(served, `mp_${prefix}${'R'.repeat(32)}`)).toEqual({ ok: false, reason: 'unknown' });
 
-      change = await messageFor(server, prefix);
+      change = await keyChangeMessage(server, prefix);
       await written.update(prefix, { revoked: new Date().toISOString() });
       await change.arrived;
       expect(await verifyKey(served, key, memo)).toEqual({ ok: false, reason: 'revoked' });
@@ -139,21 +139,3 @@ describe('key hash memo with keys in Redis (cached records, pub/sub invalidation
     }
   });
 });
-
-/**
- * Subscribes (a subscriber of the test's own) and returns a promise that
- * resolves once the change message for `prefix` has reached this process,
- * plus a moment for the cache's own subscriber. Wrapped in an object: an
- * async function returning a bare promise would wait for it.
- */
-async function messageFor(redis: Redis, prefix: string): Promise<{ arrived: Promise<void> }> {
-  const sub = redis.duplicate({ enableOfflineQueue: true });
-  await sub.subscribe(KEY_CHANGES);
-  return { arrived: new Promise<void>((ok) => {
-    sub.on('message', (_c: string, p: string) => {
-      if (p !== prefix) return;
-      void sub.quit();
-      setTimeout(ok, 50);
-    });
-  }) };
-}

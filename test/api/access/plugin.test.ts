@@ -13,12 +13,15 @@ import type { KeyKind, Plan } from '../../../api/access/contract.js';
 import { generateKey } from '../../../api/access/key-format.js';
 import { createAccessServices, type AccessServices } from '../../../api/access/services.js';
 import { buildTestApp } from './fixtures/app.js';
+import { keyChangeMessage } from './fixtures/key-change-message.js';
 
 const MILANO = 'lat=45.46&lon=9.19';
 const SAN_MARINO = 'lat=43.936&lon=12.447';
 
-async function issue(s: AccessServices, plan: Plan, kind: KeyKind = 'api', origins?: string[]): Promise<{ key: string; prefix: string }> {
-  const { key, prefix, hash } = generateKey();
+async function issue(
+  s: AccessServices, plan: Plan, kind: KeyKind = 'api', origins?: string[], generated = generateKey(),
+): Promise<{ key: string; prefix: string }> {
+  const { key, prefix, hash } = generated;
   await s.keys.insert({ prefix, hash, plan, kind, created: new Date().toISOString(), ...(origins ? { origins } : {}) });
   return { key, prefix };
 }
@@ -277,8 +280,11 @@ describe('flood guard (Redis, two API processes)', () => {
 
   it('a served request asks Redis once: the flood counter is read by the quota script', async () => {
     const app = opened[1]!.app;
-    const { key, prefix } = await issue(opened[0]!.services, 'business');
-    await new Promise((ok) => setTimeout(ok, 200)); // the insert's key-change message has arrived
+    // The insert publishes a key change: wait for it, or it would drop the record cached by the first request.
+    const prepared = generateKey();
+    const inserted = await keyChangeMessage(redis, prepared.prefix);
+    const { key, prefix } = await issue(opened[0]!.services, 'business', 'api', undefined, prepared);
+    await inserted.arrived;
     expect((await app.inject({ url: `/api/v1/weather.php?${MILANO}&api_key=${key}` })).statusCode).toBe(200); // the key record is now cached
     const monitor = await redis.monitor();
     const seen: string[][] = [];
