@@ -28,13 +28,11 @@ export interface FloodCheck {
 
 export class FloodGuard implements FloodCheck {
   private readonly limiter: RateLimiterAbstract;
-  private readonly inRedis: boolean;
 
   constructor(
     private readonly refusedPerMinute: number,
     redis?: Redis,
   ) {
-    this.inRedis = redis !== undefined;
     const memory = new RateLimiterMemory({ keyPrefix: 'mp:flood', points: refusedPerMinute, duration: WINDOW_S });
     this.limiter = redis
       ? new RateLimiterRedis({
@@ -53,7 +51,7 @@ export class FloodGuard implements FloodCheck {
   }
 
   counterKey(id: string): string | null {
-    return this.inRedis ? this.limiter.getKey(id) : null;
+    return this.limiter instanceof RateLimiterRedis ? this.limiter.getKey(id) : null;
   }
 
   /** Milliseconds `id` must wait before it is served again; 0 when not blocked. */

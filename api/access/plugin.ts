@@ -27,7 +27,7 @@ import { PLAN_LABEL } from './plans.js';
 import { bindingWindow, type QuotaSnapshot, type QuotaTicket } from './quota.js';
 import { createAccessServices, type AccessServices, type AccessServicesOptions } from './services.js';
 import type { AccessErrors } from './contract.js';
-import type { ApiFailure } from '../plugins/errors.js';
+import { toApiFailure, type ApiFailure } from '../plugins/errors.js';
 
 export interface AccessPluginOptions extends AccessServicesOptions {
   /** Prebuilt services (the caller closes them); otherwise built from `env` and closed with the app. */
@@ -136,9 +136,7 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
     state.floodChecked = true;
     try {
       const waitMs = await flood.blockedForMs(state.floodId);
-      if (waitMs <= 0) return failure;
-      const err = floodError(state, waitMs);
-      return { status: err.status, code: err.code, message: err.message, headers: err.headers };
+      return waitMs > 0 ? toApiFailure(floodError(state, waitMs), request) : failure;
     } catch (err) {
       request.log.warn({ err }, 'access: flood guard unavailable; refusal answered as it is');
       return failure;

@@ -34,8 +34,14 @@ function fromTileError(err: TileError): ApiError {
   return new ApiError('NOT_FOUND', err.message);
 }
 
+/** Sets the status and type of an error answer; returns its body (keys in the message cut to their prefix). */
+function errorReply(reply: FastifyReply, status: number, code: ApiErrorCode, message: string): ErrorBody {
+  reply.code(status).type('application/json; charset=utf-8');
+  return errorBody(code, redactKeys(message));
+}
+
 function send(reply: FastifyReply, status: number, code: ApiErrorCode, message: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(code, redactKeys(message)));
+  return reply.send(errorReply(reply, status, code, message));
 }
 
 /** An error as the client receives it. */
@@ -80,8 +86,7 @@ async function errorsPlugin(fastify: FastifyInstance): Promise<void> {
   fastify.setErrorHandler(async function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
     const f = await toGatedFailure(error, request);
     for (const [name, value] of Object.entries(f.headers)) reply.header(name, value);
-    reply.code(f.status).type('application/json; charset=utf-8');
-    return errorBody(f.code, redactKeys(f.message));
+    return errorReply(reply, f.status, f.code, f.message);
   });
 
   fastify.setNotFoundHandler(function notFound(request: FastifyRequest, reply: FastifyReply) {
