@@ -17,12 +17,12 @@
  *   never before {@link MIN_RETIRED_MS}, still far above the readers' re-check.
  */
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { readdir, rm, stat, unlink } from 'node:fs/promises';
 import { writeFileSynced } from './durable-fs.js';
 import { readManifestSync } from './manifest-file.js';
 import { readOwner } from './publish.js';
-import { MANIFEST_FILE, VERSION_NAME, TEMP_PREFIX, OWNER_FILE, RETIRED_SUFFIX, retiredMarker } from './layout.js';
+import { MANIFEST_FILE, VERSION_NAME, TEMP_PREFIX, OWNER_FILE, RETIRED_SUFFIX, hostTag, retiredMarker, tempDirWriter } from './layout.js';
 
 /** A temp dir whose heartbeat is silent this long is dead whatever its pid says (pids are reused; hosts differ on shared storage). */
 export const STALE_TEMP_MS = 15 * 60_000;
@@ -74,9 +74,10 @@ export async function tempDirIsDead(dir: string, now: number, staleTempMs: numbe
   const beat = (await mtimeMs(join(dir, OWNER_FILE))) ?? (await mtimeMs(dir));
   if (beat === null) return false; // vanished meanwhile: its writer committed or cleaned it
   if (now - beat > staleTempMs) return true;
-  // No owner record: a writer creates it right after mkdir, or removes it just before the commit rename.
-  if (!owner) return false;
-  return owner.host === hostname() && owner.pid !== process.pid && !pidAlive(owner.pid);
+  if (owner) return owner.host === hostname() && owner.pid !== process.pid && !pidAlive(owner.pid);
+  // No owner record (a writer creates it right after mkdir, and removes it just before the commit rename): the name says who wrote it.
+  const writer = tempDirWriter(basename(dir));
+  return writer !== null && writer.hostTag === hostTag(hostname()) && writer.pid !== process.pid && !pidAlive(writer.pid);
 }
 
 function currentVersion(productDir: string): string | null | undefined {

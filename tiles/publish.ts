@@ -18,7 +18,7 @@ import { mkdir, rename, rm, unlink, utimes, readFile } from 'node:fs/promises';
 import type { Manifest } from './manifest.js';
 import { writeFileSynced, fsyncDir } from './durable-fs.js';
 import { writeManifest } from './manifest-file.js';
-import { TEMP_PREFIX, OWNER_FILE, retiredMarker } from './layout.js';
+import { OWNER_FILE, retiredMarker, tempDirName } from './layout.js';
 
 /** How often a live writer touches its owner record (gc.ts treats silence as death). */
 export const HEARTBEAT_MS = 30_000;
@@ -45,7 +45,7 @@ export function newVersionName(now: Date): string {
 /** Create the private temp directory for a new version, with its owner record and heartbeat. */
 export async function createTempVersion(productDir: string): Promise<TempVersion> {
   await mkdir(productDir, { recursive: true });
-  const dir = join(productDir, `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
+  const dir = join(productDir, tempDirName(process.pid, hostname(), randomBytes(6).toString('hex')));
   await mkdir(dir);
   const owner = join(dir, OWNER_FILE);
   const record: OwnerRecord = { host: hostname(), pid: process.pid, started: new Date().toISOString() };

@@ -4,6 +4,7 @@
  * a writer killed mid-write leaves the previous version live; clean-up only
  * removes provably dead temp dirs and versions past their grace period.
  */
+import { createHash } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, mkdirSync, writeFileSync, utimesSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -152,6 +153,9 @@ describe('clean-up', () => {
     const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((r) => dead.on('exit', r));
+    // The host tag written independently of tiles/layout.ts: the first 8 hex digits of the host name's SHA-256.
+    const tag = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+    const otherTag = createHash('sha256').update('elsewhere').digest('hex').slice(0, 8);
     try {
       fakeTemp(dir, '.tmp-alive', { host: hostname(), pid: sleeper.pid! });
       fakeTemp(dir, '.tmp-dead', { host: hostname(), pid: dead.pid! });
@@ -159,9 +163,15 @@ describe('clean-up', () => {
       fakeTemp(dir, '.tmp-otherhost-silent', { host: 'elsewhere', pid: 1 }, 20 * 60_000);
       fakeTemp(dir, '.tmp-no-owner-young', null);
       fakeTemp(dir, '.tmp-no-owner-old', null, 20 * 60_000);
+      // Killed before its owner record was written, or after it removed it to commit: the name tells.
+      fakeTemp(dir, `.tmp-${dead.pid}-${tag}-0a1b`, null);
+      fakeTemp(dir, `.tmp-${sleeper.pid}-${tag}-0a1b`, null);
+      fakeTemp(dir, `.tmp-${dead.pid}-${otherTag}-0a1b`, null);
       // Two concurrent publishes in this process: neither removes the other's temp dir.
       await Promise.all([writeProductVersion(root, constantInput('nwp', 2)), writeProductVersion(root, constantInput('nwp', 3))]);
-      expect(temps(dir).sort()).toEqual(['.tmp-alive', '.tmp-no-owner-young', '.tmp-otherhost']);
+      expect(temps(dir).sort()).toEqual(
+        ['.tmp-alive', '.tmp-no-owner-young', '.tmp-otherhost', `.tmp-${sleeper.pid}-${tag}-0a1b`, `.tmp-${dead.pid}-${otherTag}-0a1b`].sort(),
+      );
       const live = readManifestSync(dir)!;
       expect((await new TileStore(root).sample('nwp', 38, 10, T0)).values.temperature_2m).toBe(live.source.note === 'constant 2' ? 2 : 3);
     } finally {
