@@ -171,6 +171,22 @@ export function gatherFloat32(
  * `nw` ({@link combineNeighbours}).
  */
 export function rawToValueInt16(raw: Float64Array, at: number, w: number, scale: number, offset: number, nw: Float64Array): number | null {
+  // Every neighbour present (the common case): interpolate the raw values and unpack once, a linear map commuting with the weights (they sum to 1).
+  const a0 = raw[at]!;
+  const a1 = raw[at + 2]!;
+  const a2 = raw[at + 4]!;
+  const a3 = raw[at + 6]!;
+  if (a0 !== INT16_FILL && a1 !== INT16_FILL && a2 !== INT16_FILL && a3 !== INT16_FILL) {
+    if (w === 0) return (nw[0]! * a0 + nw[1]! * a1 + nw[2]! * a2 + nw[3]! * a3) * scale + offset;
+    const b0 = raw[at + 1]!;
+    const b1 = raw[at + 3]!;
+    const b2 = raw[at + 5]!;
+    const b3 = raw[at + 7]!;
+    if (b0 !== INT16_FILL && b1 !== INT16_FILL && b2 !== INT16_FILL && b3 !== INT16_FILL) {
+      const u = 1 - w;
+      return (nw[0]! * (u * a0 + w * b0) + nw[1]! * (u * a1 + w * b1) + nw[2]! * (u * a2 + w * b2) + nw[3]! * (u * a3 + w * b3)) * scale + offset;
+    }
+  }
   return combineNeighbours(
     cellInt16(raw[at]!, raw[at + 1]!, w, scale, offset),
     cellInt16(raw[at + 2]!, raw[at + 3]!, w, scale, offset),

@@ -61,6 +61,8 @@ export class TileStore {
   // Scratch of the synchronous lookup: neighbour blocks per kind, gathered raw values (8 per variable).
   private blocks: (ChunkData | undefined)[] = [];
   private raw = new Float64Array(8 * 32);
+  // Computed values in list order, before the list builds its result object.
+  private out: (number | null)[] = [];
   // The last two ISO strings made for sample times (now and three hours back alternate).
   private isoMs0 = NaN;
   private iso0 = '';
@@ -206,35 +208,38 @@ export class TileStore {
     for (let a = 0; a < list.aux.length; a++) this.gather(vs, list.aux[a]!, pt, 0, 0, 0, 8 * (vars.length + a));
   }
 
+  private valuesOut(n: number): (number | null)[] {
+    const out = this.out;
+    while (out.length < n) out.push(null);
+    return out;
+  }
+
   /** Every variable bilinear over any neighbour (no mask, no nearest): the common case. */
   private plainValues(list: VariableList, w: number, nw: Float64Array): Record<string, number | null> {
     const raw = this.raw;
     const vars = list.vars;
-    const names = list.names;
-    const values = { ...list.template };
+    const out = this.valuesOut(vars.length);
     for (let n = 0; n < vars.length; n++) {
       const v = vars[n]!;
-      if (v === null) continue;
-      const wt = v.isStatic ? 0 : w;
-      values[names[n]!] = v.int16 ? rawToValueInt16(raw, 8 * n, wt, v.scale, v.offset, nw) : rawToValueFloat32(raw, 8 * n, wt, nw);
+      if (v === null) out[n] = null;
+      else out[n] = v.int16 ? rawToValueInt16(raw, 8 * n, v.isStatic ? 0 : w, v.scale, v.offset, nw) : rawToValueFloat32(raw, 8 * n, v.isStatic ? 0 : w, nw);
     }
-    return values;
+    return list.build(out);
   }
 
   /** The unmasked variables by their rule (bilinear or nearest); masked ones are left for applyMasks. */
   private ruledValues(list: VariableList, w: number, pt: PointMemo): Record<string, number | null> {
     const raw = this.raw;
     const vars = list.vars;
-    const names = list.names;
-    const values = { ...list.template };
+    const out = this.valuesOut(vars.length);
     for (let n = 0; n < vars.length; n++) {
       const v = vars[n]!;
-      if (v === null || v.mask !== MASK_ANY) continue;
-      const wt = v.isStatic ? 0 : w;
-      if (v.nearest) values[names[n]!] = nearestValue(raw, 8 * n, wt, v, pt.order);
-      else values[names[n]!] = v.int16 ? rawToValueInt16(raw, 8 * n, wt, v.scale, v.offset, pt.weights) : rawToValueFloat32(raw, 8 * n, wt, pt.weights);
+      const wt = v === null || v.isStatic ? 0 : w;
+      if (v === null || v.mask !== MASK_ANY) out[n] = null;
+      else if (v.nearest) out[n] = nearestValue(raw, 8 * n, wt, v, pt.order);
+      else out[n] = v.int16 ? rawToValueInt16(raw, 8 * n, wt, v.scale, v.offset, pt.weights) : rawToValueFloat32(raw, 8 * n, wt, pt.weights);
     }
-    return values;
+    return list.build(out);
   }
 
   /** The masked variables of the list, by kind (./point-rules.ts); returns the distance per kind used. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bilinearNeighbourhood, bracketTime, combineNeighbours, newNeighbourhood, newTimeBracket } from '../../tiles/interpolate.js';
+import { bilinearNeighbourhood, bracketTime, combineNeighbours, newNeighbourhood, newTimeBracket, rawToValueInt16 } from '../../tiles/interpolate.js';
+import { INT16_FILL } from '../../tiles/packing.js';
 
 describe('bilinearNeighbourhood', () => {
   it('gives the four corners and weights of an interior point', () => {
@@ -54,5 +55,29 @@ describe('combineNeighbours', () => {
   });
   it('uses the plain mean when only zero-weight neighbours are valid', () => {
     expect(combineNeighbours(NaN, 2, 4, 6, Float64Array.of(1, 0, 0, 0))).toBe(4);
+  });
+});
+
+describe('rawToValueInt16', () => {
+  // Neighbour k at raw[2k] (first step) and raw[2k + 1] (second step); value = raw × 0.01 + 10.
+  const nw = Float64Array.of(0.375, 0.125, 0.375, 0.125);
+  const raw = Float64Array.of(100, 200, 300, 300, -100, 100, 0, 400);
+  it('interpolates in time, then in space, and unpacks', () => {
+    // Per neighbour at w = 0.25: 11.25, 13, 9.5, 11; weighted: 4.21875 + 1.625 + 3.5625 + 1.375.
+    expect(rawToValueInt16(raw, 0, 0.25, 0.01, 10, nw)).toBeCloseTo(10.78125, 12);
+    // At the first step: 11, 13, 9, 10.
+    expect(rawToValueInt16(raw, 0, 0, 0.01, 10, nw)).toBeCloseTo(10.375, 12);
+  });
+  it('renormalises over the neighbours present when one step of one is missing', () => {
+    const holed = raw.slice();
+    holed[3] = INT16_FILL;
+    expect(rawToValueInt16(holed, 0, 0.25, 0.01, 10, nw)).toBeCloseTo((4.21875 + 3.5625 + 1.375) / 0.875, 12);
+    // The missing step has no weight at w = 0: every neighbour counts.
+    expect(rawToValueInt16(holed, 0, 0, 0.01, 10, nw)).toBeCloseTo(10.375, 12);
+    expect(rawToValueInt16(new Float64Array(8).fill(INT16_FILL), 0, 0.25, 0.01, 10, nw)).toBeNull();
+  });
+  it('reads at an offset and gives the cell value on a cell', () => {
+    const shifted = Float64Array.of(7, 7, 7, 7, 7, 7, 7, 7, ...raw);
+    expect(rawToValueInt16(shifted, 8, 0, 0.01, 10, Float64Array.of(0, 0, 1, 0))).toBeCloseTo(9, 12);
   });
 });

@@ -60,6 +60,17 @@ describe('weather_code is read nearest, never averaged (regression)', () => {
     expect((await store.sample('nwp', 44.1, 10.06, T0 + 10 * HOUR, ['weather_code'])).values.weather_code).toBe(2);
   });
 
+  it('answers every name asked, in order, null for one the store lacks (whatever the name)', async () => {
+    const store = new TileStore(root);
+    for (const names of [['temperature_2m', 'no_such', 'weather_code'], ['__proto__', 'temperature_2m']]) {
+      const { values } = await store.sample('nwp', 44.1, 10.25, T0 + 10.5 * HOUR, names);
+      expect(Object.keys(values)).toEqual(names);
+      expect(Object.getPrototypeOf(values)).toBe(Object.prototype);
+      expect(values.temperature_2m).toBeCloseTo(11, 6);
+      for (const n of names) if (n !== 'temperature_2m' && n !== 'weather_code') expect(values[n]).toBeNull();
+    }
+  });
+
   it('the manifest records the rule', () => {
     const m = new TileStore(root).manifest('nwp')!;
     expect(m.variables.weather_code!.interpolation).toBe('nearest');
