@@ -9,7 +9,7 @@
 import { describeResolution } from '../../geo/grid.js';
 import { isInSanMarino } from '../../geo/regions.js';
 import type { Manifest } from '../../tiles/manifest.js';
-import { assembleFree } from '../weather/assemble.js';
+import { assembleFree, copyFreeFields } from '../weather/assemble.js';
 import { isUsableProductCode } from '../weather/condition.js';
 import { FreeFieldsSchema } from '../weather/schema.js';
 import { stepHoursAt } from '../weather/step.js';
@@ -74,7 +74,7 @@ export const baseBuilder: FieldBuilder = {
       demIsGrid: dem !== null && dem.manifest === m,
       ...derivation(base, ctx.q.lat, ctx.q.lon),
     });
-    Object.assign(ctx.out, fields);
+    copyFreeFields(fields, ctx.out);
     const sh = ctx.shared;
     sh.correction = basis.correction;
     sh.temperatureC = basis.temperatureC;

@@ -55,10 +55,6 @@ export interface FreeBasis {
   humidityPct: number | null;
 }
 
-export function assembleFreeFields(inp: FreeInputs): FreeFields {
-  return assembleFree(inp).fields;
-}
-
 export function assembleFree(inp: FreeInputs): { fields: FreeFields; basis: FreeBasis } {
   // Named reads (not values[name] through a helper): the tile store gives every
   // sample of one variable list the same shape, so these loads stay monomorphic.
@@ -110,4 +106,24 @@ export function assembleFree(inp: FreeInputs): { fields: FreeFields; basis: Free
     valid_time: s.time,
   };
   return { fields, basis: { correction, temperatureC: tempC, dewPointC: moisture.dewPointC, humidityPct: moisture.humidityPct } };
+}
+
+/**
+ * The Free fields written into the response object by name. Object.assign
+ * copies through a generic builtin: 0.3-0.4 µs of a 4 µs warm Free-field
+ * lookup (bench store, mean of 100,000), against a few ns for named stores.
+ */
+export function copyFreeFields(f: FreeFields, out: Record<string, unknown>): void {
+  out.icon = f.icon;
+  out.condition = f.condition;
+  out.temperature = f.temperature;
+  out.temperature_source = f.temperature_source;
+  out.dew_point = f.dew_point;
+  out.humidity = f.humidity;
+  out.pressure_msl = f.pressure_msl;
+  out.wind_speed = f.wind_speed;
+  out.wind_direction = f.wind_direction;
+  out.wind_gust = f.wind_gust;
+  out.temperature_trend_3h = f.temperature_trend_3h;
+  out.valid_time = f.valid_time;
 }
