@@ -11,7 +11,7 @@
  *
  * Each variable is read by its manifest rule: bilinear in the grid's own
  * coordinates and linear in time, or nearest cell and step (categories); sea
- * or land masks pick neighbours of that kind (./point-rules.ts, ./masks.ts).
+ * or land masks pick neighbours of that kind (./masked-values.ts, ./point-rules.ts).
  * A list of static variables answers at any time (a DEM has no time axis).
  *
  * Hot-path shape (measured with `npm run bench`): a request asks the same
@@ -28,16 +28,15 @@ import { join } from 'node:path';
 import type { Manifest } from './manifest.js';
 import { TileError, type PointSample } from './types.js';
 import { LiveVersions, type StoreEntry } from './live-versions.js';
-import { MASK_ANY, MASK_LAND, MASK_SEA, type VarState, type VersionState } from './version-state.js';
+import { MASK_ANY, type VarState, type VersionState } from './version-state.js';
 import { variableList, type VariableList } from './variable-list.js';
 import { threadDecoder } from './decode-pool.js';
 import { ChunkCache, type BlockRequest, type ChunkData } from './chunk-cache.js';
 import { autoCacheBytes } from './cache-budget.js';
 import type { PointMemo } from './point-memo.js';
 import { gatherFloat32, gatherInt16, rawToValueFloat32, rawToValueInt16 } from './interpolate.js';
-import { maskChoice, maskedValue, nearestValue, type MaskChoice } from './point-rules.js';
-import { isKind } from './masks.js';
-import { INT16_FILL } from './packing.js';
+import { nearestValue } from './point-rules.js';
+import { applyMasks } from './masked-values.js';
 
 export interface TileStoreOptions {
   /** Chunk cache budget in bytes (default: sized from the stores published when the store opens, ./cache-budget.ts). */
@@ -197,7 +196,7 @@ export class TileStore {
     const values = list.masks === 0 && !list.anyNearest ? this.plainValues(list, w, pt.weights) : this.ruledValues(list, w, pt);
     const time = timeMs === null ? (vs.manifest.times[0] ?? vs.manifest.published) : this.isoOf(timeMs);
     if (list.masks === 0) return { time, values };
-    return { time, values, distanceKm: this.applyMasks(vs, list, pt, w, values) };
+    return { time, values, distanceKm: applyMasks(vs, list, pt, w, this.raw, values) };
   }
 
   private gatherAll(vs: VersionState, list: VariableList, pt: PointMemo, k0: number, k1: number, w: number): void {
@@ -227,7 +226,7 @@ export class TileStore {
     return list.build(out);
   }
 
-  /** The unmasked variables by their rule (bilinear or nearest); masked ones are left for applyMasks. */
+  /** The unmasked variables by their rule (bilinear or nearest); masked ones are left for applyMasks (./masked-values.ts). */
   private ruledValues(list: VariableList, w: number, pt: PointMemo): Record<string, number | null> {
     const raw = this.raw;
     const vars = list.vars;
@@ -240,38 +239,6 @@ export class TileStore {
       else out[n] = v.int16 ? rawToValueInt16(raw, 8 * n, wt, v.scale, v.offset, pt.weights) : rawToValueFloat32(raw, 8 * n, wt, pt.weights);
     }
     return list.build(out);
-  }
-
-  /** The masked variables of the list, by kind (./point-rules.ts); returns the distance per kind used. */
-  private applyMasks(vs: VersionState, list: VariableList, pt: PointMemo, w: number, values: Record<string, number | null>): NonNullable<PointSample['distanceKm']> {
-    const raw = this.raw;
-    const auxAt = 8 * list.vars.length;
-    const out: NonNullable<PointSample['distanceKm']> = {};
-    for (const code of [MASK_SEA, MASK_LAND]) {
-      if ((list.masks & (1 << code)) === 0) continue;
-      const kind = code === MASK_SEA ? 'sea' : 'land';
-      let choice: MaskChoice = { mode: 'none' };
-      const maskVar = vs.maskVar;
-      if (maskVar && list.aux[code]) {
-        const nearestVar = list.aux[code]!;
-        const ofKind = [0, 1, 2, 3].map((k) => {
-          const m = unpacked(raw[auxAt + 2 * k]!, maskVar);
-          return m === m && isKind(m, kind);
-        });
-        const nearestCell = [0, 1, 2, 3].map((k) => unpacked(raw[auxAt + 8 * code + 2 * k]!, nearestVar));
-        choice = maskChoice({
-          grid: vs.grid, lat: pt.lat, lon: pt.lon, weights: pt.weights, order: pt.order, cellFlat: pt.cellFlat,
-          ofKind, nearestCell, searchRadiusKm: vs.searchRadiusKm,
-        });
-      }
-      out[kind] = choice.mode === 'none' ? null : Math.round(choice.distanceKm * 1000) / 1000;
-      for (let n = 0; n < list.vars.length; n++) {
-        const v = list.vars[n]!;
-        if (v === null || v.mask !== code) continue;
-        values[list.names[n]!] = maskedValue(raw, 8 * n, v.isStatic ? 0 : w, v, v.nearest, choice, pt.order);
-      }
-    }
-    return out;
   }
 
   /** Raw values of variable `v` at the four neighbours (and both steps) into raw[at..at+8). */
@@ -377,11 +344,6 @@ export class TileStore {
     this.iso0 = new Date(ms).toISOString();
     return this.iso0;
   }
-}
-
-/** A gathered raw value unpacked (NaN when missing). */
-function unpacked(r: number, v: VarState): number {
-  return v.int16 ? (r === INT16_FILL ? NaN : r * v.scale + v.offset) : r;
 }
 
 function isoOrRaw(ms: number): string {
