@@ -8,11 +8,10 @@
  */
 import type { PointMemo } from './point-memo.js';
 import { isKind } from './masks.js';
-import { INT16_FILL } from './packing.js';
-import { maskChoice, maskedValue, type MaskChoice } from './point-rules.js';
+import { maskChoice, maskedValue, unpack, type MaskChoice } from './point-rules.js';
 import type { PointSample } from './types.js';
 import type { VariableList } from './variable-list.js';
-import { MASK_LAND, MASK_SEA, type VarState, type VersionState } from './version-state.js';
+import { MASK_LAND, MASK_SEA, type VersionState } from './version-state.js';
 
 /** The masked variables of `list` written into `values`; returns the distance per kind used. */
 export function applyMasks(
@@ -28,10 +27,10 @@ export function applyMasks(
     if (maskVar && list.aux[code]) {
       const nearestVar = list.aux[code]!;
       const ofKind = [0, 1, 2, 3].map((k) => {
-        const m = unpacked(raw[auxAt + 2 * k]!, maskVar);
+        const m = unpack(raw[auxAt + 2 * k]!, maskVar);
         return m === m && isKind(m, kind);
       });
-      const nearestCell = [0, 1, 2, 3].map((k) => unpacked(raw[auxAt + 8 * code + 2 * k]!, nearestVar));
+      const nearestCell = [0, 1, 2, 3].map((k) => unpack(raw[auxAt + 8 * code + 2 * k]!, nearestVar));
       choice = maskChoice({
         grid: vs.grid, lat: pt.lat, lon: pt.lon, weights: pt.weights, order: pt.order, cellFlat: pt.cellFlat,
         ofKind, nearestCell, searchRadiusKm: vs.searchRadiusKm,
@@ -45,9 +44,4 @@ export function applyMasks(
     }
   }
   return out;
-}
-
-/** A gathered raw value unpacked (NaN when missing). */
-function unpacked(r: number, v: VarState): number {
-  return v.int16 ? (r === INT16_FILL ? NaN : r * v.scale + v.offset) : r;
 }

@@ -17,7 +17,8 @@ export interface Unpack {
   offset: number;
 }
 
-function unpack(r: number, u: Unpack): number {
+/** A gathered raw value unpacked (NaN when missing). */
+export function unpack(r: number, u: Unpack): number {
   if (!u.int16) return r;
   return r === INT16_FILL ? NaN : r * u.scale + u.offset;
 }
