@@ -74,10 +74,15 @@ export async function tempDirIsDead(dir: string, now: number, staleTempMs: numbe
   const beat = (await mtimeMs(join(dir, OWNER_FILE))) ?? (await mtimeMs(dir));
   if (beat === null) return false; // vanished meanwhile: its writer committed or cleaned it
   if (now - beat > staleTempMs) return true;
-  if (owner) return owner.host === hostname() && owner.pid !== process.pid && !pidAlive(owner.pid);
+  if (owner) return goneFromThisHost(owner.host === hostname(), owner.pid);
   // No owner record (a writer creates it right after mkdir, and removes it just before the commit rename): the name says who wrote it.
   const writer = tempDirWriter(basename(dir));
-  return writer !== null && writer.hostTag === hostTag(hostname()) && writer.pid !== process.pid && !pidAlive(writer.pid);
+  return writer !== null && goneFromThisHost(writer.hostTag === hostTag(hostname()), writer.pid);
+}
+
+/** A writer of this host, other than this process, whose pid no longer exists. */
+function goneFromThisHost(thisHost: boolean, pid: number): boolean {
+  return thisHost && pid !== process.pid && !pidAlive(pid);
 }
 
 function currentVersion(productDir: string): string | null | undefined {
