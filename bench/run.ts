@@ -291,7 +291,8 @@ async function main(): Promise<void> {
     const keys = [];
     for (const plan of benchPlans()) keys.push({ plan, apiKey: await createBenchKey(root, plan) });
     const http = await runHttpBench({ dataDir: root, seconds, connections, points: benchPoints(2000), keys });
-    const access = setting(processEnv(), 'BENCH_REDIS_URL') ? 'keys and quotas in Redis' : 'embedded keys, in-memory quotas';
+    const redis = setting(processEnv(), 'BENCH_REDIS_URL') !== undefined;
+    const access = redis ? 'keys and quotas in Redis' : 'embedded keys, in-memory quotas';
     console.log(`HTTP over loopback, ${connections} keep-alive connections, ${seconds} s each in ${ROUNDS} alternating rounds, ${access} (server CPU time per request in brackets):`);
     console.log(`  bare Fastify JSON route:   ${http.bare.rps.toFixed(0)} req/s (${http.bare.cpuUsPerRequest?.toFixed(1)} µs)`);
     for (const w of http.weather) {
@@ -313,7 +314,6 @@ async function main(): Promise<void> {
     for (const line of describeRandomPoints(first.plan, distinct, rnd, http.bare.rps)) console.log(line);
     // A server over its memory budget fails the run (after the remaining figures).
     if (!memoryVerdict(rnd.after).pass) process.exitCode = 1;
-    const redis = setting(processEnv(), 'BENCH_REDIS_URL') !== undefined;
     for (const line of describeTargets({ redis, weather: http.weather, random: { plan: first.plan, ratio: rnd.rps / http.bare.rps, p99Ms: rnd.p99Ms } })) console.log(line);
     // 6. One reanalysis year (issue 13): ingest time, store size, warm and cold time= lookups (bench/reanalysis.ts).
     await runReanalysisBench();
