@@ -1,32 +1,18 @@
 /**
  * HTTP half of `npm run bench`: requests per second of weather.php against a
- * bare Fastify JSON route, and of widget.php against weather.php (same
- * server, key and points). Each server runs in its own child process, forked
- * from this file the same way (same Node flags, logger off, listening on
- * 127.0.0.1:0); the parent loads it over loopback with keep-alive
- * connections, each running requests back to back (autocannon-style closed
- * loop on raw sockets), the same query strings for both, first a warm-up,
- * then a measured window.
+ * bare Fastify JSON route and against that route behind the access layer
+ * alone (its ceiling), and of widget.php against weather.php (same server,
+ * key and points). Each server runs in its own child process (./servers.ts);
+ * the parent loads it over loopback with keep-alive connections, each running
+ * requests back to back (autocannon-style closed loop on raw sockets), the
+ * same query strings for all, first a warm-up, then a measured window.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import Fastify from 'fastify';
-import { buildApp } from '../api/app.js';
-import { FIELD_GROUPS, type Plan } from '../api/access/contract.js';
-
-const ALL_GROUPS = new Set(FIELD_GROUPS);
+import type { Plan } from '../api/access/contract.js';
 import type { PointQuery } from '../api/weather/service.js';
-import { TileStore } from '../tiles/reader.js';
-import { benchAccessEnv } from './api-key.js';
-import { decodeThreads } from '../api/cli.js';
-import { processEnv } from '../config/process-env.js';
-import { setting } from '../config/environment.js';
-import { peakRssBytes } from './peak-rss.js';
 import { combineRounds, median, ROUNDS } from './rounds.js';
-
-/** Chunk cache for the benchmark: holds the whole national nwp store (~0.6 GB decoded, 22 variables) and the DEM. */
-export const BENCH_CACHE_BYTES = 1024 * 1024 * 1024;
+import { ACCESS_PATH, BARE_PATH, childCpuUs, withServer, type ServerKind } from './servers.js';
 
 export interface HttpBenchOptions {
   dataDir: string;
@@ -38,12 +24,18 @@ export interface HttpBenchOptions {
   keys: Array<{ plan: Plan; apiKey: string }>;
 }
 
-export type WeatherResult = LoadResult & {
-  plan: Plan;
-  elapsedMedianMs: number;
-  /** weather.php / bare requests per second, per round and the median round. */
+/** A server measured in rounds against the bare route: the ratio per round and the median round, the elapsed_ms its answers carried. */
+export interface Rounds {
   ratios: number[];
   ratio: number;
+  elapsedMedianMs: number;
+}
+
+/** The bare route behind the access layer alone (./servers.ts): the ceiling of weather.php's ratio and elapsed_ms. */
+export type AccessResult = LoadResult & Rounds;
+
+export type WeatherResult = LoadResult & Rounds & {
+  plan: Plan;
   widget: LoadResult;
   /** widget.php / weather.php, median round. */
   widgetRatio: number;
@@ -68,75 +60,10 @@ export interface LoadResult {
   p99Ms: number;
 }
 
-/** 'weather-auto': weather.php with the tile cache at its default size (sized from the stores), nothing pre-loaded. */
-export type ServerKind = 'weather' | 'weather-auto' | 'bare';
 const WARMUP_MS = 1000;
 
 function queryOf(p: PointQuery): string {
   return `lat=${p.lat.toFixed(4)}&lon=${p.lon.toFixed(4)}${p.altM !== undefined ? `&alt=${p.altM}` : ''}`;
-}
-
-/** Child side: serve one kind of app until told to stop. */
-async function serveChild(kind: ServerKind, dataDir: string): Promise<void> {
-  let app;
-  if (kind === 'weather' || kind === 'weather-auto') {
-    // Keys and quotas embedded and in memory, or in Redis with BENCH_REDIS_URL; never the caller's REDIS_URL.
-    const env = benchAccessEnv(dataDir);
-    // Decode threads as `serve` has them (METEOPUNTO_DECODE_THREADS, default 0).
-    const tiles = new TileStore(dataDir, { decodeThreads: decodeThreads(), ...(kind === 'weather' ? { cacheBytes: BENCH_CACHE_BYTES } : {}) });
-    app = await buildApp({ dataDir, env, access: { env }, tiles });
-  } else {
-    app = Fastify({ logger: false });
-    app.get('/bare', async () => ({ hello: 'world' }));
-  }
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  process.on('message', (msg: { warm?: PointQuery[]; cpu?: true; stop?: true; memory?: true }) => {
-    if (msg.cpu) process.send!({ cpu: process.cpuUsage() });
-    // Resident memory now and at its peak, and the tile cache (bench/random-points.ts).
-    if (msg.memory) {
-      process.send!({ memory: { rss: process.memoryUsage().rss, peakRss: peakRssBytes(), cache: kind === 'bare' ? 0 : app.tiles.cacheStats() } });
-    }
-    if (msg.warm) {
-      const points = msg.warm;
-      const warm = async () => {
-        if (kind === 'weather') for (const p of points) await app.weather.observe({ ...p, plan: 'business', groups: ALL_GROUPS });
-        process.send!({ ready: address });
-      };
-      void warm();
-    }
-    if (msg.stop) void app.close().then(() => process.exit(0));
-  });
-  process.send!({ listening: address });
-}
-
-function startChild(kind: ServerKind, dataDir: string, points: PointQuery[]): Promise<{ child: ChildProcess; base: string }> {
-  // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of each server (open it in Chrome DevTools).
-  const profileDir = setting(processEnv(), 'BENCH_PROFILE_DIR');
-  const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = fork(fileURLToPath(import.meta.url), ['--bench-server', kind, dataDir], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: [...process.execArgv, ...prof],
-  });
-  return new Promise((ok, fail) => {
-    child.once('exit', (code) => fail(new Error(`bench ${kind} server exited with ${code}`)));
-    child.on('message', (msg: { listening?: string; ready?: string }) => {
-      if (msg.listening) child.send({ warm: points });
-      if (msg.ready) ok({ child, base: msg.ready });
-    });
-  });
-}
-
-/** The child's process.cpuUsage(), µs. */
-function childCpuUs(child: ChildProcess): Promise<NodeJS.CpuUsage> {
-  return new Promise((ok) => {
-    const on = (msg: { cpu?: NodeJS.CpuUsage }) => {
-      if (!msg.cpu) return;
-      child.off('message', on);
-      ok(msg.cpu);
-    };
-    child.on('message', on);
-    child.send({ cpu: true });
-  });
 }
 
 /** When a load stops sending: after `ms`, or after `requests` requests (whichever comes first when both are given). */
@@ -229,7 +156,7 @@ export async function measureWith(
   kind: ServerKind, child: ChildProcess, base: string, opts: HttpBenchOptions, apiKey: string, onBody?: (body: string) => void, widget = false,
   requests?: number, warmupMs = WARMUP_MS,
 ): Promise<LoadResult> {
-  const path = kind === 'bare' ? '/bare' : widget ? '/api/v1/widget.php' : '/api/v1/weather.php';
+  const path = kind === 'bare' ? BARE_PATH : kind === 'access' ? ACCESS_PATH : widget ? '/api/v1/widget.php' : '/api/v1/weather.php';
   const paths = opts.points.map((p) => `${path}?${queryOf(p)}${widget ? `&${WIDGET_BENCH_QUERY}` : ''}`);
   const warm = warmupMs > 0 ? await load(base, paths, apiKey, opts.connections, { ms: warmupMs }) : { requests: 0, errors: 0 };
   const cpu0 = await childCpuUs(child);
@@ -245,65 +172,59 @@ export async function measureWith(
   return r;
 }
 
-/** Start a server of `kind`, run `fn` against it, stop it. */
-export async function withServer<R>(kind: ServerKind, opts: HttpBenchOptions, fn: (child: ChildProcess, base: string) => Promise<R>): Promise<R> {
-  const { child, base } = await startChild(kind, opts.dataDir, opts.points);
-  try {
-    return await fn(child, base);
-  } finally {
-    child.removeAllListeners('exit');
-    const exited = new Promise((ok) => child.once('exit', ok));
-    child.send({ stop: true });
-    await exited;
-  }
+/** The elapsed_ms of every 64th answer, into `into`. */
+function elapsedInto(into: number[]): (body: string) => void {
+  return (body) => {
+    const e = (JSON.parse(body) as { elapsed_ms?: number }).elapsed_ms;
+    if (typeof e === 'number') into.push(e);
+  };
+}
+
+/** One server's rounds against the bare route's. */
+function againstBare(rounds: LoadResult[], bare: LoadResult[], elapsed: number[]): LoadResult & Rounds {
+  const ratios = rounds.map((w, r) => w.rps / bare[r]!.rps);
+  return { ...combineRounds(rounds), ratios, ratio: median(ratios), elapsedMedianMs: median(elapsed) };
 }
 
 /**
- * The bare route and weather.php (then widget.php, per key) measured in
- * alternating windows, {@link ROUNDS} rounds of `opts.seconds / ROUNDS` s
- * each, both servers up throughout: a burst of load from elsewhere on a
- * shared machine then hits both sides of a ratio, which is taken per round;
- * the median round is reported (./rounds.ts).
+ * The bare route, the access ceiling and weather.php (then widget.php, per
+ * key) measured in alternating windows, {@link ROUNDS} rounds of
+ * `opts.seconds / ROUNDS` s each, all servers up throughout: a burst of load
+ * from elsewhere on a shared machine then hits both sides of a ratio, which
+ * is taken per round; the median round is reported (./rounds.ts).
  */
-export async function runHttpBench(opts: HttpBenchOptions): Promise<{ bare: LoadResult; weather: WeatherResult[] }> {
+export async function runHttpBench(opts: HttpBenchOptions): Promise<{ bare: LoadResult; access: AccessResult; weather: WeatherResult[] }> {
   if (opts.keys.length === 0) throw new Error('runHttpBench: no API key');
   const win = { ...opts, seconds: opts.seconds / ROUNDS };
-  return withServer('bare', opts, (bareChild, bareBase) =>
-    withServer('weather', opts, async (child, base) => {
-      const bare: LoadResult[] = [];
-      const per = opts.keys.map(() => ({ weather: [] as LoadResult[], widget: [] as LoadResult[], elapsed: [] as number[] }));
-      for (let round = 0; round < ROUNDS; round++) {
-        const warmupMs = round === 0 ? WARMUP_MS : 0;
-        bare.push(await measureWith('bare', bareChild, bareBase, win, opts.keys[0]!.apiKey, undefined, false, undefined, warmupMs));
-        for (const [k, { apiKey }] of opts.keys.entries()) {
-          const acc = per[k]!;
-          acc.weather.push(await measureWith('weather', child, base, win, apiKey, (body) => {
-            const e = (JSON.parse(body) as { elapsed_ms?: number }).elapsed_ms;
-            if (typeof e === 'number') acc.elapsed.push(e);
-          }, false, undefined, warmupMs));
-          // widget.php on the same server, same key and points, right after: the box of the base fields, rendered.
-          acc.widget.push(await measureWith('weather', child, base, win, apiKey, undefined, true, undefined, warmupMs));
+  const firstKey = opts.keys[0]!.apiKey;
+  return withServer('bare', opts.dataDir, [], (bareChild, bareBase) =>
+    withServer('access', opts.dataDir, [], (accessChild, accessBase) =>
+      withServer('weather', opts.dataDir, opts.points, async (child, base) => {
+        const bare: LoadResult[] = [];
+        const access = { rounds: [] as LoadResult[], elapsed: [] as number[] };
+        const per = opts.keys.map(() => ({ weather: [] as LoadResult[], widget: [] as LoadResult[], elapsed: [] as number[] }));
+        for (let round = 0; round < ROUNDS; round++) {
+          const warmupMs = round === 0 ? WARMUP_MS : 0;
+          bare.push(await measureWith('bare', bareChild, bareBase, win, firstKey, undefined, false, undefined, warmupMs));
+          access.rounds.push(await measureWith('access', accessChild, accessBase, win, firstKey, elapsedInto(access.elapsed), false, undefined, warmupMs));
+          for (const [k, { apiKey }] of opts.keys.entries()) {
+            const acc = per[k]!;
+            acc.weather.push(await measureWith('weather', child, base, win, apiKey, elapsedInto(acc.elapsed), false, undefined, warmupMs));
+            // widget.php on the same server, same key and points, right after: the box of the base fields, rendered.
+            acc.widget.push(await measureWith('weather', child, base, win, apiKey, undefined, true, undefined, warmupMs));
+          }
         }
-      }
-      const weather = opts.keys.map(({ plan }, k): WeatherResult => {
-        const acc = per[k]!;
-        const ratios = acc.weather.map((w, r) => w.rps / bare[r]!.rps);
-        return {
-          ...combineRounds(acc.weather),
-          plan,
-          elapsedMedianMs: median(acc.elapsed),
-          ratios,
-          ratio: median(ratios),
-          widget: combineRounds(acc.widget),
-          widgetRatio: median(acc.widget.map((w, r) => w.rps / acc.weather[r]!.rps)),
-        };
-      });
-      return { bare: combineRounds(bare), weather };
-    }),
+        const weather = opts.keys.map(({ plan }, k): WeatherResult => {
+          const acc = per[k]!;
+          return {
+            ...againstBare(acc.weather, bare, acc.elapsed),
+            plan,
+            widget: combineRounds(acc.widget),
+            widgetRatio: median(acc.widget.map((w, r) => w.rps / acc.weather[r]!.rps)),
+          };
+        });
+        return { bare: combineRounds(bare), access: againstBare(access.rounds, bare, access.elapsed), weather };
+      }),
+    ),
   );
-}
-
-if (process.argv[2] === '--bench-server') {
-  const [, , , kind, dataDir] = process.argv;
-  await serveChild(kind as ServerKind, dataDir!);
 }

@@ -11,7 +11,8 @@
  * {@link SERVER_OVERHEAD_BYTES} for everything else the process holds.
  */
 import type { ChildProcess } from 'node:child_process';
-import { measureWith, withServer, type HttpBenchOptions, type LoadResult } from './http.js';
+import { measureWith, type HttpBenchOptions, type LoadResult } from './http.js';
+import { withServer } from './servers.js';
 
 /**
  * What a weather.php server holds besides its tile cache, stated: Node and
@@ -36,7 +37,7 @@ export interface RandomPointsResult extends LoadResult {
   after: ServerMemory;
 }
 
-/** The server child's resident memory and tile cache (bench/http.ts serveChild). */
+/** The server child's resident memory and tile cache (bench/servers.ts serveChild). */
 function serverMemory(child: ChildProcess): Promise<ServerMemory> {
   return new Promise((ok) => {
     const on = (msg: { memory?: ServerMemory }) => {
@@ -52,7 +53,7 @@ function serverMemory(child: ChildProcess): Promise<ServerMemory> {
 export async function runRandomPointsBench(
   opts: Omit<HttpBenchOptions, 'keys'> & { apiKey: string; requests: number },
 ): Promise<RandomPointsResult> {
-  return withServer('weather-auto', { ...opts, points: [], keys: [] }, async (child, base) => {
+  return withServer('weather-auto', opts.dataDir, [], async (child, base) => {
     const before = await serverMemory(child);
     const r = await measureWith('weather-auto', child, base, { ...opts, keys: [] }, opts.apiKey, undefined, false, opts.requests);
     const after = await serverMemory(child);

@@ -55,7 +55,8 @@ import { writeProductVersion } from '../tiles/writer.js';
 import type { VariableInput } from '../tiles/types.js';
 import { WeatherService, type PointQuery } from '../api/weather/service.js';
 import { PublishedProducts } from '../api/router/published.js';
-import { runHttpBench, BENCH_CACHE_BYTES, WIDGET_BENCH_QUERY } from './http.js';
+import { runHttpBench, WIDGET_BENCH_QUERY } from './http.js';
+import { BENCH_CACHE_BYTES } from './servers.js';
 import { ROUNDS } from './rounds.js';
 import { describeRandomPoints, memoryVerdict, runRandomPointsBench } from './random-points.js';
 import { benchPlans, createBenchKey } from './api-key.js';
@@ -295,6 +296,8 @@ async function main(): Promise<void> {
     const access = redis ? 'keys and quotas in Redis' : 'embedded keys, in-memory quotas';
     console.log(`HTTP over loopback, ${connections} keep-alive connections, ${seconds} s each in ${ROUNDS} alternating rounds, ${access} (server CPU time per request in brackets):`);
     console.log(`  bare Fastify JSON route:   ${http.bare.rps.toFixed(0)} req/s (${http.bare.cpuUsPerRequest?.toFixed(1)} µs)`);
+    console.log(`  the same behind the access layer alone: ${http.access.rps.toFixed(0)} req/s (${http.access.cpuUsPerRequest?.toFixed(1)} µs; key check, quota, ` +
+      `rate-limit headers, no weather; elapsed_ms median ${http.access.elapsedMedianMs.toFixed(3)})`);
     for (const w of http.weather) {
       const what = w.plan === 'free' ? 'Free fields' : 'Free + Developer fields';
       console.log(`  weather.php, ${`${w.plan} key:`.padEnd(13)} ${w.rps.toFixed(0)} req/s (${w.cpuUsPerRequest?.toFixed(1)} µs; ${what}; latency median ${w.medianMs.toFixed(2)} ms, ` +
@@ -305,6 +308,7 @@ async function main(): Promise<void> {
         `latency median ${w.widget.medianMs.toFixed(2)} ms, p99 ${w.widget.p99Ms.toFixed(2)} ms)`);
     }
     const rounds = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(', ');
+    console.log(`  ratio access layer alone / bare: ${http.access.ratio.toFixed(2)} (median of the rounds ${rounds(http.access.ratios)}; the ceiling of weather.php's)`);
     for (const w of http.weather) console.log(`  ratio weather.php (${w.plan} key) / bare: ${w.ratio.toFixed(2)} (median of the rounds ${rounds(w.ratios)})`);
     for (const w of http.weather) console.log(`  ratio widget.php / weather.php (${w.plan} key): ${w.widgetRatio.toFixed(2)} (target ≥ 0.8)`);
     const first = keys[0]!;
@@ -314,7 +318,7 @@ async function main(): Promise<void> {
     for (const line of describeRandomPoints(first.plan, distinct, rnd, http.bare.rps)) console.log(line);
     // A server over its memory budget fails the run (after the remaining figures).
     if (!memoryVerdict(rnd.after).pass) process.exitCode = 1;
-    for (const line of describeTargets({ redis, weather: http.weather, random: { plan: first.plan, ratio: rnd.rps / http.bare.rps, p99Ms: rnd.p99Ms } })) console.log(line);
+    for (const line of describeTargets({ redis, weather: http.weather, random: { plan: first.plan, ratio: rnd.rps / http.bare.rps, p99Ms: rnd.p99Ms }, ceiling: http.access })) console.log(line);
     // 6. One reanalysis year (issue 13): ingest time, store size, warm and cold time= lookups (bench/reanalysis.ts).
     await runReanalysisBench();
   } finally {

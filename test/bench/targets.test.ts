@@ -10,6 +10,7 @@ describe('speed targets', () => {
       { plan: 'free' as const, ratio: 0.59, p99Ms: 8, elapsedMedianMs: 0.02 },
     ],
     random: { plan: 'business' as const, ratio: 0.299, p99Ms: 20 },
+    ceiling: { ratio: 0.41, elapsedMedianMs: 0.9 },
   };
 
   it('passes at the bound and fails below it, Free against 0.6', () => {
@@ -21,6 +22,13 @@ describe('speed targets', () => {
       'random points / bare, business key': false, // 0.299 < 0.3
       'random-points p99': true, // 20 ≤ 2 × 10
     });
+  });
+
+  it('prints the access layer\'s own figure beside the ratio and elapsed_ms targets, not beside the p99', () => {
+    const lines = describeTargets(inputs);
+    expect(lines.filter((l) => l.includes('access layer alone 0.41'))).toHaveLength(3); // two plans' ratios and the random points
+    expect(lines.find((l) => l.includes('elapsed_ms'))).toContain('access layer alone 0.900 ms');
+    expect(lines.find((l) => l.includes('p99'))).not.toContain('access layer');
   });
 
   it('says when the run was not made with Redis quotas', () => {

@@ -1,0 +1,137 @@
+/**
+ * The servers the HTTP bench (./http.ts) loads, each in a child process
+ * forked from this file the same way (same Node flags, logger off, listening
+ * on 127.0.0.1:0), and the parent's handle on them: start, CPU time, stop.
+ *
+ * - `bare`: a bare Fastify JSON route, the baseline of every ratio.
+ * - `access`: the same route behind the real access layer (api/access: key
+ *   check, one quota round trip, rate-limit headers) and nothing else. No
+ *   weather.php can be faster than this with the same access layer, so its
+ *   ratio to the bare route bounds the weather.php ratios, and its
+ *   `elapsed_ms` bounds weather.php's.
+ * - `weather`: the app (buildApp) with a cache that holds the whole bench
+ *   store, pre-loaded at the bench points.
+ * - `weather-auto`: the app with the tile cache at its default size (sized
+ *   from the stores), nothing pre-loaded.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import { buildApp } from '../api/app.js';
+import accessPlugin from '../api/access/plugin.js';
+import timingPlugin, { elapsedMs } from '../api/plugins/timing.js';
+import { FIELD_GROUPS } from '../api/access/contract.js';
+import type { PointQuery } from '../api/weather/service.js';
+import { TileStore } from '../tiles/reader.js';
+import { benchAccessEnv } from './api-key.js';
+import { decodeThreads } from '../api/cli.js';
+import { processEnv } from '../config/process-env.js';
+import { setting } from '../config/environment.js';
+import { peakRssBytes } from './peak-rss.js';
+
+export type ServerKind = 'weather' | 'weather-auto' | 'bare' | 'access';
+
+/** Chunk cache for the benchmark: holds the whole national nwp store (~0.6 GB decoded, 22 variables) and the DEM. */
+export const BENCH_CACHE_BYTES = 1024 * 1024 * 1024;
+
+/** The path each kind of server is loaded at. */
+export const BARE_PATH = '/bare';
+export const ACCESS_PATH = '/access';
+
+const ALL_GROUPS = new Set(FIELD_GROUPS);
+
+async function buildServer(kind: ServerKind, dataDir: string) {
+  // Keys and quotas embedded and in memory, or in Redis with BENCH_REDIS_URL; never the caller's REDIS_URL.
+  const env = benchAccessEnv(dataDir);
+  if (kind === 'weather' || kind === 'weather-auto') {
+    // Decode threads as `serve` has them (METEOPUNTO_DECODE_THREADS, default 0).
+    const tiles = new TileStore(dataDir, { decodeThreads: decodeThreads(), ...(kind === 'weather' ? { cacheBytes: BENCH_CACHE_BYTES } : {}) });
+    return { app: await buildApp({ dataDir, env, access: { env }, tiles }), tiles };
+  }
+  const app = Fastify({ logger: false });
+  if (kind === 'bare') {
+    app.get(BARE_PATH, async () => ({ hello: 'world' }));
+  } else {
+    // weather.php's access path (api/routes/weather.ts): timing first, the key in onRequest, the quota in the handler.
+    await app.register(timingPlugin);
+    await app.register(accessPlugin, { env });
+    app.get(ACCESS_PATH, { config: { endpoint: 'weather' } }, async function (request, reply) {
+      await this.consumeQuota(request, reply);
+      return { hello: 'world', elapsed_ms: elapsedMs(request) };
+    });
+  }
+  return { app, tiles: null };
+}
+
+/** Child side: serve one kind of app until told to stop. */
+async function serveChild(kind: ServerKind, dataDir: string): Promise<void> {
+  const { app, tiles } = await buildServer(kind, dataDir);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  process.on('message', (msg: { warm?: PointQuery[]; cpu?: true; stop?: true; memory?: true }) => {
+    if (msg.cpu) process.send!({ cpu: process.cpuUsage() });
+    // Resident memory now and at its peak, and the tile cache (bench/random-points.ts).
+    if (msg.memory) {
+      process.send!({ memory: { rss: process.memoryUsage().rss, peakRss: peakRssBytes(), cache: tiles ? tiles.cacheStats() : 0 } });
+    }
+    if (msg.warm) {
+      const points = msg.warm;
+      const warm = async () => {
+        if (kind === 'weather') for (const p of points) await app.weather.observe({ ...p, plan: 'business', groups: ALL_GROUPS });
+        process.send!({ ready: address });
+      };
+      void warm();
+    }
+    if (msg.stop) void app.close().then(() => process.exit(0));
+  });
+  process.send!({ listening: address });
+}
+
+function startChild(kind: ServerKind, dataDir: string, points: PointQuery[]): Promise<{ child: ChildProcess; base: string }> {
+  // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of each server (open it in Chrome DevTools).
+  const profileDir = setting(processEnv(), 'BENCH_PROFILE_DIR');
+  const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = fork(fileURLToPath(import.meta.url), ['--bench-server', kind, dataDir], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [...process.execArgv, ...prof],
+  });
+  return new Promise((ok, fail) => {
+    child.once('exit', (code) => fail(new Error(`bench ${kind} server exited with ${code}`)));
+    child.on('message', (msg: { listening?: string; ready?: string }) => {
+      if (msg.listening) child.send({ warm: points });
+      if (msg.ready) ok({ child, base: msg.ready });
+    });
+  });
+}
+
+/** The child's process.cpuUsage(), µs. */
+export function childCpuUs(child: ChildProcess): Promise<NodeJS.CpuUsage> {
+  return new Promise((ok) => {
+    const on = (msg: { cpu?: NodeJS.CpuUsage }) => {
+      if (!msg.cpu) return;
+      child.off('message', on);
+      ok(msg.cpu);
+    };
+    child.on('message', on);
+    child.send({ cpu: true });
+  });
+}
+
+/** Start a server of `kind` (pre-loaded at `points` for 'weather'), run `fn` against it, stop it. */
+export async function withServer<R>(
+  kind: ServerKind, dataDir: string, points: PointQuery[], fn: (child: ChildProcess, base: string) => Promise<R>,
+): Promise<R> {
+  const { child, base } = await startChild(kind, dataDir, points);
+  try {
+    return await fn(child, base);
+  } finally {
+    child.removeAllListeners('exit');
+    const exited = new Promise((ok) => child.once('exit', ok));
+    child.send({ stop: true });
+    await exited;
+  }
+}
+
+if (process.argv[2] === '--bench-server') {
+  const [, , , kind, dataDir] = process.argv;
+  await serveChild(kind as ServerKind, dataDir!);
+}
