@@ -20,6 +20,7 @@ import accessPlugin, { type AccessPluginOptions } from './access/plugin.js';
 import { registerQueueDashboard } from './admin/dashboard.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerApiVersion } from './plugins/api-version.js';
+import { registerBatching } from './plugins/batching.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { queuePrefix } from '../config/queues.js';
 import { parseCorsOrigins, registerCors } from './plugins/cors.js';
@@ -73,6 +74,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     http: { requireHostHeader: false, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) },
   });
   app.server.maxConnections = limits.maxConnections;
+  registerBatching(app);
   app.addHook('onRequest', requireHost);
   registerApiVersion(app);
   await app.register(timingPlugin);
