@@ -1,8 +1,8 @@
 /**
- * Request timing for `elapsed_ms`: the app's first onRequest hook after the
- * hand-over to the check phase (./batching.ts; this plugin registers before
- * every other) stamps the request, so the figure covers key checks,
- * validation, quota and computation, up to serialisation.
+ * Request timing for `elapsed_ms`: this plugin's onRequest hook, which the
+ * app registers right after the hand-over to the check phase (./batching.ts)
+ * and the Host check, before every other, stamps the request, so the figure
+ * covers key checks, validation, quota and computation, up to serialisation.
  * (Fastify's reply.elapsedTime only runs with a logger or onResponse hooks.)
  */
 import fp from 'fastify-plugin';
