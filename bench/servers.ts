@@ -20,6 +20,7 @@ import Fastify from 'fastify';
 import { buildApp } from '../api/app.js';
 import accessPlugin from '../api/access/plugin.js';
 import timingPlugin, { elapsedMs } from '../api/plugins/timing.js';
+import { registerBatching } from '../api/plugins/batching.js';
 import { FIELD_GROUPS } from '../api/access/contract.js';
 import type { PointQuery } from '../api/weather/service.js';
 import { TileStore } from '../tiles/reader.js';
@@ -52,7 +53,9 @@ async function buildServer(kind: ServerKind, dataDir: string) {
   if (kind === 'bare') {
     app.get(BARE_PATH, async () => ({ hello: 'world' }));
   } else {
-    // weather.php's access path (api/routes/weather.ts): timing first, the key in onRequest, the quota in the handler.
+    // weather.php's access path (api/app.ts, api/routes/weather.ts): the hand-over to the check phase, timing,
+    // the key in onRequest, the quota in the handler.
+    registerBatching(app);
     await app.register(timingPlugin);
     await app.register(accessPlugin, { env });
     app.get(ACCESS_PATH, { config: { endpoint: 'weather' } }, async function (request, reply) {
