@@ -12,7 +12,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { measureWith, type HttpBenchOptions, type LoadResult } from './http.js';
-import { withServer } from './servers.js';
+import { askChild, withServer } from './servers.js';
 
 /**
  * What a weather.php server holds besides its tile cache, stated: Node and
@@ -39,15 +39,7 @@ export interface RandomPointsResult extends LoadResult {
 
 /** The server child's resident memory and tile cache (bench/servers.ts serveChild). */
 function serverMemory(child: ChildProcess): Promise<ServerMemory> {
-  return new Promise((ok) => {
-    const on = (msg: { memory?: ServerMemory }) => {
-      if (!msg.memory) return;
-      child.off('message', on);
-      ok(msg.memory);
-    };
-    child.on('message', on);
-    child.send({ memory: true });
-  });
+  return askChild(child, 'memory');
 }
 
 export async function runRandomPointsBench(

@@ -106,17 +106,27 @@ function startChild(kind: ServerKind, dataDir: string, points: PointQuery[]): Pr
   });
 }
 
-/** The child's process.cpuUsage(), µs. */
-export function childCpuUs(child: ChildProcess): Promise<NodeJS.CpuUsage> {
+/**
+ * Asks the child for one reading (`cpu`: its process.cpuUsage(), µs;
+ * `memory`: its resident memory and tile cache, see serveChild) and waits
+ * for the answer.
+ */
+export function askChild<T>(child: ChildProcess, what: 'cpu' | 'memory'): Promise<T> {
   return new Promise((ok) => {
-    const on = (msg: { cpu?: NodeJS.CpuUsage }) => {
-      if (!msg.cpu) return;
+    const on = (msg: Partial<Record<typeof what, T>>) => {
+      const answer = msg[what];
+      if (!answer) return;
       child.off('message', on);
-      ok(msg.cpu);
+      ok(answer);
     };
     child.on('message', on);
-    child.send({ cpu: true });
+    child.send({ [what]: true });
   });
+}
+
+/** The child's process.cpuUsage(), µs. */
+export function childCpuUs(child: ChildProcess): Promise<NodeJS.CpuUsage> {
+  return askChild(child, 'cpu');
 }
 
 /** Start a server of `kind` (pre-loaded at `points` for 'weather'), run `fn` against it, stop it. */
