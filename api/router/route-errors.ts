@@ -1,6 +1,6 @@
 /**
  * What a request is told when no product answers a feed it needs
- * (./route.ts misses → ApiError, DESIGN.md "API contract"):
+ * (./route.ts misses → ApiError, docs/api.md "Errors"):
  *
  * - nothing feeds it at all → 503 DATA_NOT_AVAILABLE (nothing ingested yet);
  * - a product covers the point but not the time:
@@ -8,10 +8,12 @@
  *     forecast's range, the reanalysis years present);
  *   - the current time → 503 DATA_NOT_AVAILABLE: the client asked nothing
  *     wrong, the forecast is stale until the next ingest;
- * - no product's region holds the point → 404 NOT_FOUND.
+ * - no product's region holds the point → 404 NOT_FOUND naming the widest
+ *   region and its box (from the manifest) beside the parameters' bounds.
  */
 import { ApiError } from '../errors.js';
 import type { Miss } from './route.js';
+import { LAT_RANGE, LON_RANGE } from '../weather/schema.js';
 
 /** '1940–1945, 1950': consecutive years as ranges. */
 export function describePeriods(periods: readonly string[]): string {
@@ -36,15 +38,44 @@ function coverage(misses: readonly Miss[]): string {
     .join('; ');
 }
 
-export function noRouteError(what: string, misses: readonly Miss[], ctx: { timeRequested: boolean }): ApiError {
-  const timeMisses = misses.filter((m) => m.why === 'outside_time' || m.why === 'period_missing');
+type RegionMiss = Extract<Miss, { why: 'outside_region' }>;
+
+/** Degrees for a message: at most 3 decimals, no float noise (5.95, not 5.949999999). */
+const deg = (x: number) => String(Number(x.toFixed(3)));
+
+/** The region of widest extent: for a point outside every region, the one worth naming. */
+function widest(misses: readonly RegionMiss[]): RegionMiss {
+  const area = (m: RegionMiss) => (m.bbox[2] - m.bbox[0]) * (m.bbox[3] - m.bbox[1]);
+  return misses.reduce((a, b) => (area(b) > area(a) ? b : a));
+}
+
+/**
+ * The 404 of a point no product's region holds: the widest region with its
+ * box from the manifest, beside the bounds the parameters accept (a point
+ * can be valid input and still lie outside the data).
+ */
+function outsideError(misses: readonly RegionMiss[], point: { lat: number; lon: number }): ApiError {
+  const m = widest(misses);
+  const [w, s, e, n] = m.bbox;
+  return new ApiError(
+    'NOT_FOUND',
+    `No data at this point (lat ${point.lat}, lon ${point.lon}): it lies outside the ${m.region}, which covers lat ${deg(s)}–${deg(n)}, lon ${deg(w)}–${deg(e)} ` +
+      `(the parameters accept lat ${LAT_RANGE.min}–${LAT_RANGE.max}, lon ${LON_RANGE.min}–${LON_RANGE.max})`,
+  );
+}
+
+export function noRouteError(what: string, misses: readonly Miss[], ctx: { timeRequested: boolean; lat: number; lon: number }): ApiError {
   if (misses.length === 0) return new ApiError('DATA_NOT_AVAILABLE', `No ${what} data has been published yet; try again after the next ingest`);
+  const regionMisses = misses.filter((m): m is RegionMiss => m.why === 'outside_region');
+  // A product that holds the point but not the time speaks first; a missing period (whose region is
+  // unknown, nothing of it being published) only when no published product says the point is outside.
+  const coversPoint = misses.some((m) => m.why === 'outside_time');
+  if (!coversPoint && regionMisses.length > 0) return outsideError(regionMisses, ctx);
+  const timeMisses = misses.filter((m) => m.why === 'outside_time' || m.why === 'period_missing');
   if (timeMisses.length > 0) {
     return ctx.timeRequested
       ? new ApiError('NOT_FOUND', `No data for the requested time (${coverage(timeMisses)})`)
       : new ApiError('DATA_NOT_AVAILABLE', `The published forecast does not cover the current time (${coverage(timeMisses)}); a newer one has not been ingested yet`);
   }
-  const first = misses.find((m): m is Extract<Miss, { why: 'outside_region' }> => m.why === 'outside_region');
-  if (!first) return new ApiError('DATA_NOT_AVAILABLE', `No ${what} data is available yet; try again after the next ingest`);
-  return new ApiError('NOT_FOUND', `No ${first.product} data at this point: it lies outside the ${first.region}`);
+  return new ApiError('DATA_NOT_AVAILABLE', `No ${what} data is available yet; try again after the next ingest`);
 }

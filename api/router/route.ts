@@ -23,7 +23,7 @@ import { inRegion } from '../../geo/in-region.js';
 
 /** Why a candidate did not answer. */
 export type Miss =
-  | { product: string; why: 'outside_region'; region: string }
+  | { product: string; why: 'outside_region'; region: string; bbox: readonly [number, number, number, number] }
   | { product: string; why: 'outside_time'; from: string; to: string }
   | { product: string; why: 'period_missing'; period: string; periods: readonly string[] }
   | { product: string; why: 'stale'; derivedFrom: { product: string; version: string }; live: string | null };
@@ -49,7 +49,7 @@ export function route(published: PublishedProducts, tiles: TileStore, feed: stri
     const m = vs.manifest;
     if (!inRegion(m.region, lat, lon)) {
       let only = outsideOnly.get(m);
-      if (!only) outsideOnly.set(m, (only = [{ product: c.product, why: 'outside_region', region: m.region.name }]));
+      if (!only) outsideOnly.set(m, (only = [{ product: c.product, why: 'outside_region', region: m.region.name, bbox: m.region.bbox }]));
       misses = misses ? [...misses, only[0]!] : only;
       continue;
     }

@@ -90,6 +90,16 @@ describe('which product answers', () => {
     expect(r.json().error.message).toContain('nwp data covers 2026-11-24T00:00:00.000Z to 2026-11-24T23:00:00.000Z');
   });
 
+  it('a point outside every region: 404 about the widest grid, with its bounds and the parameter bounds', async () => {
+    // GRID's cells are centred on 43.45..44.45 N, 11.95..12.95 E, 0.05° apart: its edges lie half a cell beyond.
+    const wide = 'the nwp grid, which covers lat 43.425–44.475, lon 11.925–12.975 (the parameters accept lat 35–48, lon 5–20.5)';
+    for (const [p, where] of [[{ lat: 35, lon: 5 }, 'lat 35, lon 5'], [{ lat: 47.9, lon: 12 }, 'lat 47.9, lon 12'], [{ lat: 43.9, lon: 12.99 }, 'lat 43.9, lon 12.99']] as const) {
+      const r = await keyedInject(app, url(p));
+      expect(r.statusCode).toBe(404);
+      expect(r.json()).toEqual({ error: { code: 'NOT_FOUND', message: `No data at this point (${where}): it lies outside ${wide}` } });
+    }
+  });
+
   it('healthz lists every product and every period from the manifests', async () => {
     const h = (await keyedInject(app, '/healthz')).json();
     expect(Object.keys(h.products).sort()).toEqual(['fine', 'nwp', 'reanalysis/1925', 'reanalysis/1950']);
