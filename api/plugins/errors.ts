@@ -14,7 +14,7 @@
  *   gate: 429 TOO_MANY_REQUESTS instead while the flood guard blocks the
  *   key or address (api/access/plugin.ts).
  * - Unknown routes: 404 NOT_FOUND naming method and path; HEAD on a GET
- *   route that does not answer HEAD (weather.php): 405 METHOD_NOT_ALLOWED, Allow: GET.
+ *   route that does not answer HEAD (weather.php, widget.php): 405 METHOD_NOT_ALLOWED, Allow: GET.
  */
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -99,6 +99,8 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
         response: { '2xx': { type: 'string', description: 'mode=iframe: text/html page; mode=js: text/javascript' } },
       },
       config: { endpoint: 'widget' },
+      // HEAD would draw the box and spend quota for headers alone (browsers load scripts and frames with GET): 405, as weather.php.
+      exposeHeadRoute: false,
       preValidation: strictQuery({ numbers: WEATHER_NUMBER_PARAMS }),
     },
     async function widget(this: FastifyInstance, request: FastifyRequest<{ Querystring: WidgetQuery }>, reply: FastifyReply): Promise<string> {

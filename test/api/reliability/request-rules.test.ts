@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 5: HEAD on weather.php is refused (405, Allow: GET) without
+ * HEAD on weather.php and widget.php is refused (405, Allow: GET) without
  * computing or spending quota; a repeated api_key is 400 naming it whatever
  * the order of the valid and the junk value. Full app (buildApp), embedded
  * key file.
@@ -31,23 +31,25 @@ describe('request rules', () => {
 
   const remaining = async () => Number((await app.inject({ method: 'GET', url: `/api/v1/weather.php?${POINT}&api_key=${key}` })).headers['x-ratelimit-remaining']);
 
-  it('refuses HEAD on weather.php with 405 and no body, spending no quota', async () => {
-    const r1 = await remaining();
-    for (let i = 0; i < 3; i++) {
-      const h = await app.inject({ method: 'HEAD', url: `/api/v1/weather.php?${POINT}&api_key=${key}` });
-      expect(h.statusCode).toBe(405);
-      expect(h.headers.allow).toBe('GET');
-      expect(h.body).toBe('');
-      expect(h.headers['x-ratelimit-remaining']).toBeUndefined();
+  it('refuses HEAD on weather.php and widget.php with 405 and no body, spending no quota', async () => {
+    for (const [path, param] of [['/api/v1/weather.php', 'api_key'], ['/api/v1/widget.php', 'key']] as const) {
+      const r1 = await remaining();
+      for (let i = 0; i < 3; i++) {
+        const h = await app.inject({ method: 'HEAD', url: `${path}?${POINT}&${param}=${key}` });
+        expect(h.statusCode, path).toBe(405);
+        expect(h.headers.allow).toBe('GET');
+        expect(h.body).toBe('');
+        expect(h.headers['x-ratelimit-remaining']).toBeUndefined();
+      }
+      const r2 = await remaining();
+      const r3 = await remaining();
+      expect(Number.isFinite(r1)).toBe(true);
+      // The HEADs between the first two GETs cost what nothing costs between the last two.
+      expect(r1 - r2, path).toBe(r2 - r3);
+      // The body a GET would carry with that refusal (HEAD strips it on the wire).
+      const h = await app.inject({ method: 'HEAD', url: `${path}?${POINT}` });
+      expect(h.headers['content-type']).toMatch(/^application\/json/);
     }
-    const r2 = await remaining();
-    const r3 = await remaining();
-    expect(Number.isFinite(r1)).toBe(true);
-    // The HEADs between the first two GETs cost what nothing costs between the last two.
-    expect(r1 - r2).toBe(r2 - r3);
-    // The body a GET would carry with that refusal (HEAD strips it on the wire).
-    const h = await app.inject({ method: 'HEAD', url: `/api/v1/weather.php?${POINT}` });
-    expect(h.headers['content-type']).toMatch(/^application\/json/);
     expect([200, 503]).toContain((await app.inject({ method: 'HEAD', url: '/healthz' })).statusCode); // health still answers HEAD
   });
 
