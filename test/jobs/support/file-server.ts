@@ -4,8 +4,8 @@
  * first N (headers, then silence), truncate the body (Content-Length says
  * more), stream slowly. Counts requests per path.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenLocal } from '../../support/emulators/http-server.js';
 
 export interface Route {
   body: Buffer;
@@ -36,7 +36,6 @@ export interface FileServer {
 export async function startFileServer(): Promise<FileServer> {
   const routes = new Map<string, Route>();
   const counts = new Map<string, number>();
-  const sockets = new Set<Socket>();
   const sent = new Map<string, number>();
   const waiters: { path: string; bytes: number; resolve: () => void }[] = [];
   const noteSent = (path: string, n: number) => {
@@ -49,7 +48,7 @@ export async function startFileServer(): Promise<FileServer> {
     }
   };
 
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const local = await listenLocal((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const n = (counts.get(path) ?? 0) + 1;
     counts.set(path, n);
@@ -97,15 +96,9 @@ export async function startFileServer(): Promise<FileServer> {
     }
     res.writeHead(200, headers).end(route.body);
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const port = (server.address() as AddressInfo).port;
   return {
-    port,
-    url: (p) => `http://127.0.0.1:${port}${p}`,
+    port: local.port,
+    url: local.url,
     routes,
     hits: (p) => counts.get(p) ?? 0,
     reset: () => {
@@ -118,10 +111,6 @@ export async function startFileServer(): Promise<FileServer> {
         if ((sent.get(path) ?? 0) >= bytes) resolve();
         else waiters.push({ path, bytes, resolve });
       }),
-    close: () =>
-      new Promise<void>((ok) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => ok());
-      }),
+    close: local.close,
   };
 }
