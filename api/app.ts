@@ -5,8 +5,8 @@
  *
  * Registration order: request timing (first onRequest hook), error
  * handling, shared services (tiles, weather), then
- * routes. The access layer (api/access: keys, plans, quotas) registers
- * between the services and the routes; the operator dashboard (api/admin)
+ * routes. CORS, then the access layer (api/access: keys, plans, quotas),
+ * register between the services and the routes; the operator dashboard (api/admin)
  * only when METEOPUNTO_ADMIN_TOKEN and REDIS_URL are set.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -83,6 +83,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(tilesPlugin, { dataDir: opts.dataDir, ...(opts.tiles ? { tiles: opts.tiles } : {}) });
   await app.register(weatherPlugin, { dataDir: opts.dataDir, ...(opts.clock ? { clock: opts.clock } : {}) });
   const env = opts.env ?? processEnv();
+  // Before access: its onRequest hook must run before a key refusal, so a listed origin can read the 401 or 403.
+  await registerCors(app, opts.corsOrigins ?? parseCorsOrigins(setting(env, 'METEOPUNTO_CORS_ORIGINS')));
   // The embedded key store lives in the served data directory unless the caller says otherwise.
   await app.register(accessPlugin, opts.access ?? { env: { ...env, METEOPUNTO_DATA: opts.dataDir } });
   // Mounted only when an operator token is configured (docs/jobs.md, "Queue dashboard").
@@ -92,7 +94,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await registerQueueDashboard(app, { redisUrl, token: adminToken });
   }
   if (adminToken) await registerMetrics(app, { token: adminToken, dataDir: opts.dataDir, ...(redisUrl ? { queues: { redisUrl, prefix: queuePrefix(env) } } : {}) });
-  await registerCors(app, opts.corsOrigins ?? parseCorsOrigins(setting(opts.env ?? processEnv(), 'METEOPUNTO_CORS_ORIGINS')));
   await registerOpenApi(app);
   await app.register(healthRoutes, opts.clock ? { clock: opts.clock } : {});
   await app.register(weatherRoutes);

@@ -8,6 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.js';
 import { parseCorsOrigins } from '../../api/plugins/cors.js';
+import { generateKey } from '../../api/access/key-format.js';
+import { FileKeyStore, keysFilePath } from '../../api/access/key-store-file.js';
 import { HOUR_MS, T0_MS, TEST_KEY, installTestKey, tempDataDir, writeDem, writeMainNwp } from './tile-fixture.js';
 
 const SITE = 'https://meteo.example.it';
@@ -28,8 +30,12 @@ describe('CORS', () => {
   const data = tempDataDir();
   let on: { app: FastifyInstance; base: string };
   let off: { app: FastifyInstance; base: string };
+  const widgetKey = generateKey();
   beforeAll(async () => {
     await installTestKey(data.dir, 'free');
+    const store = new FileKeyStore(keysFilePath(data.dir));
+    await store.insert({ prefix: widgetKey.prefix, hash: widgetKey.hash, plan: 'free', kind: 'widget', created: new Date().toISOString() });
+    await store.close();
     await writeMainNwp(data.dir);
     await writeDem(data.dir);
     on = await start(data.dir, [SITE]);
@@ -59,6 +65,22 @@ describe('CORS', () => {
       expect(r.headers.get('access-control-allow-origin')).toBe(SITE);
       expect(r.headers.get('vary')?.toLowerCase()).toContain('origin');
       expect(r.headers.get('access-control-expose-headers')).toMatch(/X-RateLimit-Remaining/);
+    }
+  });
+
+  it('lets a listed origin read the refusals too: 400, 401 without or with a wrong key, 403 for a widget key', async () => {
+    const cases: Array<[string, Record<string, string>, number, string]> = [
+      ['/api/v1/weather.php?lat=43.123', { 'X-API-Key': TEST_KEY }, 400, 'INVALID_PARAMETER'],
+      [WEATHER, {}, 401, 'MISSING_KEY'],
+      [WEATHER, { 'X-API-Key': 'mp_notakeyatall' }, 401, 'INVALID_KEY'],
+      [WEATHER, { 'X-API-Key': widgetKey.key }, 403, 'KEY_NOT_ALLOWED'],
+    ];
+    for (const [path, headers, status, code] of cases) {
+      const r = await fetch(on.base + path, { headers: { Origin: SITE, ...headers } });
+      expect(r.status, code).toBe(status);
+      expect(((await r.json()) as { error: { code: string } }).error.code).toBe(code);
+      expect(r.headers.get('access-control-allow-origin'), code).toBe(SITE);
+      expect(r.headers.get('access-control-expose-headers'), code).toMatch(/Retry-After/);
     }
   });
 
