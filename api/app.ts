@@ -10,7 +10,7 @@
  * only when METEOPUNTO_ADMIN_TOKEN and REDIS_URL are set.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { TileStore } from '../tiles/reader.js';
+import type { TileStore } from '../tiles/read/reader.js';
 import errorsPlugin from './plugins/errors.js';
 import timingPlugin from './plugins/timing.js';
 import securityHeaders from './plugins/security-headers.js';

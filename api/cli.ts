@@ -7,7 +7,7 @@
  * (pino) on stdout at $LOG_LEVEL (default info). Chunk cache:
  * $METEOPUNTO_TILE_CACHE_MB (default: the decoded size of the stores
  * published at start-up plus a quarter, at least 256 MiB, at most half the
- * memory: tiles/cache-budget.ts; logged at start).
+ * memory: tiles/read/cache-budget.ts; logged at start).
  *
  * SIGTERM or SIGINT closes the server gracefully: it stops accepting
  * connections, answers the requests in flight, then returns 0. A second
@@ -15,7 +15,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { dataDir } from '../config/paths.js';
-import { TileStore } from '../tiles/reader.js';
+import { TileStore } from '../tiles/read/reader.js';
 import { buildApp } from './app.js';
 import { processEnv } from '../config/process-env.js';
 import { integerSetting, setting, type Environment } from '../config/environment.js';

@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gridIndexOf, type RegularLatLonGrid } from '../geo/grid.js';
-import { TileStore } from '../tiles/reader.js';
+import { TileStore } from '../tiles/read/reader.js';
 import { withCatalogue } from '../ingest/products/catalogue-input.js';
-import { writeProductVersion } from '../tiles/writer.js';
+import { writeProductVersion } from '../tiles/write/writer.js';
 import type { VariableInput } from '../tiles/types.js';
 
 const HOUR = 3_600_000;

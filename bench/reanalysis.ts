@@ -24,7 +24,7 @@ import { processEnv } from '../config/process-env.js';
 import { integerSetting } from '../config/environment.js';
 import { runIngest } from '../ingest/pipeline.js';
 import { CfNetcdfWriter, int16Range, type Packing } from '../ingest/sample/netcdf-writer.js';
-import { TileStore } from '../tiles/reader.js';
+import { TileStore } from '../tiles/read/reader.js';
 
 const YEAR = 1995;
 const NX = 67;

@@ -23,7 +23,7 @@ import timingPlugin, { elapsedMs } from '../api/plugins/timing.js';
 import { registerBatching } from '../api/plugins/batching.js';
 import { FIELD_GROUPS } from '../api/access/contract.js';
 import type { PointQuery } from '../api/weather/service.js';
-import { TileStore } from '../tiles/reader.js';
+import { TileStore } from '../tiles/read/reader.js';
 import { benchAccessEnv } from './api-key.js';
 import { decodeThreads } from '../api/cli.js';
 import { processEnv } from '../config/process-env.js';

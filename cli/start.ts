@@ -55,7 +55,7 @@ export function publishedProducts(root: string): string[] {
 }
 
 async function sampleProducts(root: string): Promise<string[]> {
-  const { TileStore } = await import('../tiles/reader.js');
+  const { TileStore } = await import('../tiles/read/reader.js');
   const store = new TileStore(root);
   return publishedProducts(root).filter((p) => store.manifest(p)?.source.sample === true);
 }

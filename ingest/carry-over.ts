@@ -9,7 +9,7 @@
  * hours back was ever published.
  */
 import { sameGrid } from '../geo/grid.js';
-import { openLiveVersion, readFieldSteps } from '../tiles/field-reader.js';
+import { openLiveVersion, readFieldSteps } from '../tiles/read/field-reader.js';
 import type { ProductVersionInput } from '../tiles/types.js';
 import type { Product } from './products/product.js';
 

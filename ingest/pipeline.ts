@@ -8,7 +8,7 @@
  */
 import { basename } from 'node:path';
 import type { GridDef } from '../geo/grid.js';
-import { writeProductVersion } from '../tiles/writer.js';
+import { writeProductVersion } from '../tiles/write/writer.js';
 import type { PublishResult } from '../tiles/types.js';
 import { publishYears } from './products/reanalysis/years.js';
 import { assembleStack, toWriterInput } from './assemble.js';

@@ -3,7 +3,7 @@
  *
  * - `current.json`: the manifest naming the live version (tiles/manifest.ts);
  * - `<UTC stamp>-<hex>.zarr`: complete versions (only the manifest's is read);
- * - `<version>.retired`: mark of a version no longer current (tiles/gc.ts);
+ * - `<version>.retired`: mark of a version no longer current (tiles/ops/gc.ts);
  * - `.tmp-<pid>-<host tag>-<hex>/`: a version being written, with `.owner.json` inside;
  * - `.current.json.<pid>.<hex>.tmp`: a manifest being written.
  *
@@ -36,7 +36,7 @@ export function hostTag(host: string): string {
 /**
  * A writer's temp dir name carries its pid and host tag, so that a writer
  * killed before its owner record is whole, or after it removed the record to
- * commit, is still known dead from the name alone (tiles/gc.ts).
+ * commit, is still known dead from the name alone (tiles/ops/gc.ts).
  */
 export function tempDirName(pid: number, host: string, random: string): string {
   return `${TEMP_PREFIX}${pid}-${hostTag(host)}-${random}`;

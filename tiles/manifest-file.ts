@@ -7,7 +7,7 @@ import { rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Manifest } from './manifest.js';
-import { writeFileSynced, fsyncDir } from './durable-fs.js';
+import { writeFileSynced, fsyncDir } from './write/durable-fs.js';
 import { MANIFEST_FILE, VERSION_NAME } from './layout.js';
 
 /** Parse and check a manifest document; throws with the file name on anything malformed. */

@@ -39,7 +39,7 @@ export interface VariableInfo {
   mask: NeighbourMask;
   /**
    * Cache group: variables read together by the same requests share decoded
-   * blocks in the reader's cache (tiles/block.ts), so a request decodes only
+   * blocks in the reader's cache (tiles/read/block.ts), so a request decodes only
    * the groups it reads.
    */
   block: string;

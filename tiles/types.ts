@@ -1,6 +1,6 @@
 /**
  * Contracts of the tile store, shared by its writer (ingest side) and its
- * point reader (API side). Implementations: tiles/writer.ts, tiles/reader.ts.
+ * point reader (API side). Implementations: tiles/write/writer.ts, tiles/read/reader.ts.
  */
 import type { GridDef } from '../geo/grid.js';
 import type { Interpolation, Manifest, NeighbourMask, Region, TimeLayout } from './manifest.js';
@@ -24,7 +24,7 @@ export interface VariableInput {
   interpolation?: Interpolation;
   /** Neighbour mask (default 'any'); 'sea'/'land' need the store's land_sea_mask (tiles/masks.ts). */
   mask?: NeighbourMask;
-  /** Cache group (default 'main'): variables read together (tiles/block.ts). */
+  /** Cache group (default 'main'): variables read together (tiles/read/block.ts). */
   block?: string;
 }
 
@@ -73,21 +73,4 @@ export interface PointSample {
    * product's search radius.
    */
   distanceKm?: { sea?: number | null; land?: number | null };
-}
-
-/** Codes the tile layer throws; the API maps them to HTTP statuses (api/errors.ts). */
-export type TileErrorCode =
-  | 'PRODUCT_NOT_PUBLISHED' // no current.json yet → 503
-  | 'OUTSIDE_GRID' // point not covered by the product's grid → 404
-  | 'TIME_OUT_OF_RANGE'; // asked time outside the store's time axis → 404 with the covered range
-
-export class TileError extends Error {
-  constructor(
-    readonly code: TileErrorCode,
-    message: string,
-    readonly detail: { product: string; from?: string; to?: string } = { product: '' },
-  ) {
-    super(message);
-    this.name = 'TileError';
-  }
 }

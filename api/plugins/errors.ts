@@ -19,7 +19,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ApiErrorCode, type ErrorBody } from '../errors.js';
-import { TileError } from '../../tiles/types.js';
+import { TileError } from '../../tiles/errors.js';
 import { validationMessage } from '../validation/messages.js';
 import { redactKeys } from '../log-redaction.js';
 

@@ -12,7 +12,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { inventory } from '../../tiles/inventory.js';
+import { inventory } from '../../tiles/ops/inventory.js';
 import { registerJobMetrics, type JobMetricsOptions } from './job-metrics.js';
 
 export interface MetricsOptions {

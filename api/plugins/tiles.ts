@@ -4,7 +4,7 @@
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { TileStore } from '../../tiles/reader.js';
+import { TileStore } from '../../tiles/read/reader.js';
 
 export interface TilesPluginOptions {
   /** Data directory (`$METEOPUNTO_DATA`): products live under `<dataDir>/tiles/`. */

@@ -14,7 +14,7 @@ import { productDir, tilesDir } from '../../config/paths.js';
 import type { TimeLayout } from '../../tiles/manifest.js';
 import { MANIFEST_FILE, PERIOD_INDEX_FILE } from '../../tiles/layout.js';
 import { readPeriodIndexSync, scanPeriods } from '../../tiles/period-index.js';
-import type { TileStore } from '../../tiles/reader.js';
+import type { TileStore } from '../../tiles/read/reader.js';
 
 export interface Candidate {
   product: string;

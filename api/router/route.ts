@@ -17,7 +17,7 @@
  * reasons of products passed over where they cover the point (stale).
  */
 import type { Manifest } from '../../tiles/manifest.js';
-import type { PinnedVersion, TileStore } from '../../tiles/reader.js';
+import type { PinnedVersion, TileStore } from '../../tiles/read/reader.js';
 import type { Candidate, PublishedProducts } from './published.js';
 import { inRegion } from '../../geo/in-region.js';
 

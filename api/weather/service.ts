@@ -16,9 +16,9 @@
  * it returns undefined when a chunk is not cached yet, and `observe` loads
  * what is missing and answers through the same steps.
  */
-import { TileError } from '../../tiles/types.js';
+import { TileError } from '../../tiles/errors.js';
 import type { PointSample } from '../../tiles/types.js';
-import type { PinnedVersion, TileStore } from '../../tiles/reader.js';
+import type { PinnedVersion, TileStore } from '../../tiles/read/reader.js';
 import { FIELD_GROUPS, type FieldGroup, type Plan } from '../access/contract.js';
 import { planAtLeast } from '../access/plans.js';
 import type { BuildContext, FeedRead, FeedView, FieldBuilder, PointRequest, SharedResults } from '../builders/contract.js';

@@ -10,7 +10,7 @@
  *   - for an explicit `time=` → 404 NOT_FOUND naming the covered range.
  */
 import { ApiError } from '../errors.js';
-import { TileError } from '../../tiles/types.js';
+import { TileError } from '../../tiles/errors.js';
 
 export function tileErrorToApi(err: TileError, ctx: { timeRequested: boolean }): ApiError {
   const product = err.detail.product || 'the';

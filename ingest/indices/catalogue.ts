@@ -5,7 +5,7 @@
  * the method (docs/science.md "Precomputed tile variables"). `deriveIndices` computes an index
  * only when every input it needs is present (alternatives: any one of a set).
  *
- * Precisions are the int16 packing step (tiles/packing.ts): 0.01 for
+ * Precisions are the int16 packing step (tiles/codecs/packing.ts): 0.01 for
  * temperatures as temperature_2m, 0.01 UV index units, 0.001 mm of ET0.
  */
 
@@ -107,7 +107,7 @@ export const INDEX_VARIABLES = {
 
 export type IndexName = keyof typeof INDEX_VARIABLES;
 
-/** Cache group of every index (tiles/block.ts): only Developer and Business requests read them. */
+/** Cache group of every index (tiles/read/block.ts): only Developer and Business requests read them. */
 export const INDEX_BLOCK = 'developer';
 
 /** Frost-risk identifiers (science/ FROST_RISK_LEVELS) in code order: the stored value is the index. */

@@ -7,7 +7,7 @@
  * values, never a fill), or the value of the nearest of them for `nearest`
  * variables (directions, codes); NaN when none of the four has a value or
  * the centre is outside the source grid. Same rule as the point reader
- * (tiles/point-rules.ts), applied once per cell.
+ * (tiles/read/point-rules.ts), applied once per cell.
  */
 import { cellLatLon, gridIndexOf, type GridDef } from '../../geo/grid.js';
 

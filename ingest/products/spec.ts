@@ -64,7 +64,7 @@ export interface StoredVariableSpec extends VariableSpec {
   /** Neighbours that may contribute at a point: any, or only sea or land cells (tiles/masks.ts). */
   mask: NeighbourMask;
   /**
-   * Cache group: variables the same requests read together (tiles/block.ts).
+   * Cache group: variables the same requests read together (tiles/read/block.ts).
    * A request decodes only the groups it reads, so keep what every request
    * needs apart from what only some do.
    */

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { dataDir } from '../../config/paths.js';
-import { TileStore } from '../../tiles/reader.js';
+import { TileStore } from '../../tiles/read/reader.js';
 import { formatReport } from '../cli.js';
 import { buildSampleDataset, type SampleResult } from './build.js';
 import { SAMPLE_STEPS } from './registry.js';

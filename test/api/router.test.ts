@@ -14,9 +14,9 @@ import { PublishedProducts } from '../../api/router/published.js';
 import { WeatherService } from '../../api/weather/service.js';
 import type { RegularLatLonGrid } from '../../geo/grid.js';
 import { SAN_MARINO_BBOX, SAN_MARINO_POLYGON } from '../../geo/regions.js';
-import { TileStore } from '../../tiles/reader.js';
+import { TileStore } from '../../tiles/read/reader.js';
 import type { ProductMeta, VariableInput } from '../../tiles/types.js';
-import { writeProductVersion } from '../../tiles/writer.js';
+import { writeProductVersion } from '../../tiles/write/writer.js';
 import { installTestKey, keyedInject, tempDataDir, testAccess } from './tile-fixture.js';
 
 /** 1° around San Marino (43.94 N, 12.45 E), 0.05°. */

@@ -1,6 +1,6 @@
 /**
  * Real tile stores for the API tests, written with the production writer
- * (tiles/writer.ts) into a temp dir. Fields are simple closed forms in the
+ * (tiles/write/writer.ts) into a temp dir. Fields are simple closed forms in the
  * cell indices (i east, j north) and the hour k, so tests compute expected
  * values by hand, independently of the reader and the API.
  */
@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RegularLatLonGrid } from '../../geo/grid.js';
 import { withCatalogue } from '../../ingest/products/catalogue-input.js';
-import { writeProductVersion } from '../../tiles/writer.js';
+import { writeProductVersion } from '../../tiles/write/writer.js';
 import type { VariableInput } from '../../tiles/types.js';
 
 /** nwp grid: 0.025° × 0.02° (≈ 2.2 km), SW corner 43.0 N 11.0 E (Tuscany). */

@@ -12,9 +12,9 @@ import type { RegularLatLonGrid } from '../../geo/grid.js';
 import { carryOverEarlierSteps } from '../../ingest/carry-over.js';
 import { withCatalogue } from '../../ingest/products/catalogue-input.js';
 import { getProduct } from '../../ingest/products/registry.js';
-import { TileStore } from '../../tiles/reader.js';
+import { TileStore } from '../../tiles/read/reader.js';
 import type { ProductVersionInput } from '../../tiles/types.js';
-import { writeProductVersion } from '../../tiles/writer.js';
+import { writeProductVersion } from '../../tiles/write/writer.js';
 import { installTestKey, keyedInject, tempDataDir, testAccess } from '../api/tile-fixture.js';
 
 const GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 8, ny: 6, x0: 11, y0: 43, dx: 0.05, dy: 0.05 };

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runIngest, type IngestReport } from '../../ingest/pipeline.js';
-import { TileStore } from '../../tiles/reader.js';
+import { TileStore } from '../../tiles/read/reader.js';
 import { dataFile, describeShared } from '../support/shared-data.js';
 import { gdalBilinear, netcdfBilinear } from './pipeline-reference.js';
 

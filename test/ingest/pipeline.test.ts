@@ -15,7 +15,7 @@ import { IngestError, type IngestProgress } from '../../ingest/ingest-types.js';
 import { runIngest } from '../../ingest/pipeline.js';
 import { readerFor, readFile } from '../../ingest/readers.js';
 import { CfNetcdfWriter } from '../../ingest/sample/netcdf-writer.js';
-import { TileStore } from '../../tiles/reader.js';
+import { TileStore } from '../../tiles/read/reader.js';
 import { dataFile, describeShared } from '../support/shared-data.js';
 
 let dir: string;

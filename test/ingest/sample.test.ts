@@ -15,7 +15,7 @@ import { buildSampleDataset, sampleRunTime, type SampleResult } from '../../inge
 import { seedFromTime } from '../../ingest/sample/noise.js';
 import { terrainOnGrid } from '../../ingest/sample/terrain.js';
 import { weatherAt, weatherContext } from '../../ingest/sample/weather.js';
-import { TileStore } from '../../tiles/reader.js';
+import { TileStore } from '../../tiles/read/reader.js';
 import { python } from './pipeline-reference.js';
 
 const NWP: RegularLatLonGrid = { kind: 'regular_ll', nx: 131, ny: 121, x0: 6, y0: 35.5, dx: 0.1, dy: 0.1 };

@@ -11,7 +11,7 @@ import { runIngest } from '../../ingest/pipeline.js';
 import { createIngestProcessor, type IngestJob } from '../../jobs/processors/ingest.js';
 import type { IngestJobData, JobProgressInfo } from '../../jobs/job-types.js';
 import { SourceError } from '../../jobs/sources/source-error.js';
-import { TileStore } from '../../tiles/reader.js';
+import { TileStore } from '../../tiles/read/reader.js';
 import { describeShared } from '../support/shared-data.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { IFS_FILE, IFS_VALID_MS, gribValueK, liveVersion, tempRoot } from './support/harness.js';

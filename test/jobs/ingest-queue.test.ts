@@ -13,7 +13,7 @@ import { parseJobsConfig, type JobsConfig } from '../../jobs/config.js';
 import { configuredIngestJob } from '../../jobs/ingest-job.js';
 import { enqueueIngest } from '../../jobs/queues.js';
 import { startWorkers, type RunningWorkers } from '../../jobs/worker.js';
-import { TileStore } from '../../tiles/reader.js';
+import { TileStore } from '../../tiles/read/reader.js';
 import { describeShared } from '../support/shared-data.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import {

@@ -12,7 +12,7 @@ import { runIngest } from '../../ingest/pipeline.js';
 import { parseJobsConfig } from '../../jobs/config.js';
 import { configuredIngestJob, runForTick } from '../../jobs/ingest-job.js';
 import { enqueueIngest } from '../../jobs/queues.js';
-import { TileStore } from '../../tiles/reader.js';
+import { TileStore } from '../../tiles/read/reader.js';
 import { describeShared } from '../support/shared-data.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { ERA5_FILE, IFS_FILE, IFS_PATH, IFS_RUN, IFS_VALID_MS, liveVersion, tempRoot, uniquePrefix, versionDirs, waitForState } from './support/harness.js';

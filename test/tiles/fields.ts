@@ -3,7 +3,7 @@
  * independent rotated-pole formula (COSMO's phi2phirot/rla2rlarot, see
  * Doms & Baldauf, "A Description of the Nonhydrostatic Regional COSMO-Model",
  * Part I, §3.3) so expected values never go through proj4. No vitest import:
- * child processes (test/tiles/children) use it too.
+ * child processes (test/tiles/write/children) use it too.
  */
 import type { GridDef, RegularLatLonGrid, RotatedLatLonGrid } from '../../geo/grid.js';
 import type { ProductVersionInput, VariableInput } from '../../tiles/types.js';

@@ -5,9 +5,9 @@
  * packing: half the precision), or by hand.
  */
 import { describe, expect, it, beforeAll } from 'vitest';
-import { writeProductVersion } from '../../tiles/writer.js';
-import { TileStore } from '../../tiles/reader.js';
-import { TileError } from '../../tiles/types.js';
+import { writeProductVersion } from '../../tiles/write/writer.js';
+import { TileStore } from '../../tiles/read/reader.js';
+import { TileError } from '../../tiles/errors.js';
 import type { RegularLatLonGrid } from '../../geo/grid.js';
 import { REGULAR, ROTATED, T0, HOUR, hourlyTimes, analytic, input, ownCoords, prng } from './fields.js';
 import { tempRoot } from './temp-root.js';

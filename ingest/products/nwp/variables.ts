@@ -11,7 +11,7 @@
  * Units: the source's `units` attribute decides the conversion
  * (products/units.ts); names never imply a unit.
  *
- * Cache groups (`block`, tiles/block.ts): 'base' is what every weather.php
+ * Cache groups (`block`, tiles/read/block.ts): 'base' is what every weather.php
  * request reads (the Free fields), 'condition' what the condition is derived
  * from when the model gives no usable weather code (and the Developer
  * indices read), 'developer' the inputs and indices only Developer and

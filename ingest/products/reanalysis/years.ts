@@ -5,7 +5,7 @@
  * (20CRv3 ships one file per variable per year) or different months build
  * one store. New values win where both have the time; a variable only the
  * old version has keeps its values, NaN at times only the new files bring.
- * Each year is published on its own (tiles/writer.ts: atomic), under a lock
+ * Each year is published on its own (tiles/write/writer.ts: atomic), under a lock
  * on the year's directory so that two ingests of one year never lose each
  * other's variables.
  */
@@ -14,9 +14,9 @@ import lockfile from 'proper-lockfile';
 import { productDir } from '../../../config/paths.js';
 import { describeGrid } from '../grid-choice.js';
 import { sameGrid } from '../../../geo/grid.js';
-import { openLiveVersion, readFieldSteps } from '../../../tiles/field-reader.js';
+import { openLiveVersion, readFieldSteps } from '../../../tiles/read/field-reader.js';
 import type { ProductVersionInput, PublishResult, VariableInput } from '../../../tiles/types.js';
-import { writeProductVersion } from '../../../tiles/writer.js';
+import { writeProductVersion } from '../../../tiles/write/writer.js';
 import { HISTORY_START_YEAR } from '../../../tiles/history-start.js';
 import { IngestError } from '../../ingest-types.js';
 import { deriveIndices } from '../../indices/index.js';

@@ -20,7 +20,7 @@
 import { cellLatLon, gridIndexOf, type GridDef } from '../../../geo/grid.js';
 import { dewPoint, pressureAtElevation, relativeHumidity } from '../../../science/index.js';
 import { fitTemperatureGradient, type FittedGradient } from '../../../science/lapse-rate.js';
-import { readFieldWindow, type CellWindow, type OpenVersion } from '../../../tiles/field-reader.js';
+import { readFieldWindow, type CellWindow, type OpenVersion } from '../../../tiles/read/field-reader.js';
 import type { VariableInfo } from '../../../tiles/manifest.js';
 import type { ProductVersionInput, VariableInput } from '../../../tiles/types.js';
 import { variableMeta } from '../../assemble.js';

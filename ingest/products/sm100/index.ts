@@ -8,8 +8,8 @@
  */
 import { basename } from 'node:path';
 import { describeResolution } from '../../../geo/grid.js';
-import { openLiveVersion } from '../../../tiles/field-reader.js';
-import { writeProductVersion } from '../../../tiles/writer.js';
+import { openLiveVersion } from '../../../tiles/read/field-reader.js';
+import { writeProductVersion } from '../../../tiles/write/writer.js';
 import { productMeta } from '../../assemble.js';
 import { IngestError, type IngestRequest } from '../../ingest-types.js';
 import type { IngestReport } from '../../pipeline.js';

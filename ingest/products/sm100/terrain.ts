@@ -12,7 +12,7 @@
  */
 import { basename } from 'node:path';
 import { cellLatLon, gridBounds } from '../../../geo/grid.js';
-import { writeProductVersion } from '../../../tiles/writer.js';
+import { writeProductVersion } from '../../../tiles/write/writer.js';
 import type { PublishResult } from '../../../tiles/types.js';
 import { inRegion } from '../../../geo/in-region.js';
 import { variableMeta } from '../../assemble.js';

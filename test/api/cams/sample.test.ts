@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../api/app.js';
 import { generateKey } from '../../../api/access/key-format.js';
 import { FileKeyStore, keysFilePath } from '../../../api/access/key-store-file.js';
-import { TileStore } from '../../../tiles/reader.js';
+import { TileStore } from '../../../tiles/read/reader.js';
 import { withSampleTiles } from '../access/fixtures/api-process.js';
 
 describe('weather.php cams group over the sample dataset', () => {

@@ -17,7 +17,7 @@ import { generateKey } from '../../../api/access/key-format.js';
 import { FileKeyStore, keysFilePath } from '../../../api/access/key-store-file.js';
 import { withCatalogue } from '../../../ingest/products/catalogue-input.js';
 import { runIngest } from '../../../ingest/pipeline.js';
-import { writeProductVersion } from '../../../tiles/writer.js';
+import { writeProductVersion } from '../../../tiles/write/writer.js';
 import { dataFile, describeShared } from '../../support/shared-data.js';
 
 const EAC4 = dataFile('cams-eac4-milan/cams_global_reanalysis_concentrations_2020.nc');

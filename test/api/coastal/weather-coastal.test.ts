@@ -19,7 +19,7 @@ import { generateKey } from '../../../api/access/key-format.js';
 import { FileKeyStore, keysFilePath } from '../../../api/access/key-store-file.js';
 import { withCatalogue } from '../../../ingest/products/catalogue-input.js';
 import { runIngest } from '../../../ingest/pipeline.js';
-import { writeProductVersion } from '../../../tiles/writer.js';
+import { writeProductVersion } from '../../../tiles/write/writer.js';
 import { describeShared } from '../../support/shared-data.js';
 import { marineReference, SST_FILE } from '../../ingest/products/marine-reference.js';
 

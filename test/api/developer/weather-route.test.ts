@@ -10,7 +10,7 @@ import { buildApp } from '../../../api/app.js';
 import { FileKeyStore, keysFilePath } from '../../../api/access/key-store-file.js';
 import { generateKey } from '../../../api/access/key-format.js';
 import type { Plan } from '../../../api/access/contract.js';
-import { TileStore } from '../../../tiles/reader.js';
+import { TileStore } from '../../../tiles/read/reader.js';
 import { utci, relativeHumidity } from '../../../science/index.js';
 import { withSampleTiles } from '../access/fixtures/api-process.js';
 

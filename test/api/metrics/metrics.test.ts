@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../api/app.js';
-import { writeProductVersion } from '../../../tiles/writer.js';
+import { writeProductVersion } from '../../../tiles/write/writer.js';
 import { REGULAR, analytic, hourlyTimes, input } from '../../tiles/fields.js';
 
 const TOKEN = 'metrics-token-0123456789';

@@ -23,8 +23,8 @@ import { generateKey } from '../../../api/access/key-format.js';
 import { FileKeyStore, keysFilePath } from '../../../api/access/key-store-file.js';
 import { withCatalogue } from '../../../ingest/products/catalogue-input.js';
 import { runIngest } from '../../../ingest/pipeline.js';
-import { TileStore } from '../../../tiles/reader.js';
-import { writeProductVersion } from '../../../tiles/writer.js';
+import { TileStore } from '../../../tiles/read/reader.js';
+import { writeProductVersion } from '../../../tiles/write/writer.js';
 import { dataFile, describeShared } from '../../support/shared-data.js';
 
 const FILE = dataFile('era5-soil-nw-italy/soil-surface-level-mix.grib');

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest, type IngestReport } from '../../../ingest/pipeline.js';
-import { TileStore } from '../../../tiles/reader.js';
+import { TileStore } from '../../../tiles/read/reader.js';
 
 const PY = '/usr/bin/python3';
 const ISA_DENSITY = 1.225; // kg/m³, ICAO standard atmosphere at sea level (published table value)

@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MARINE_SEARCH_RADIUS_KM } from '../../../ingest/products/marine/index.js';
 import { runIngest } from '../../../ingest/pipeline.js';
-import { TileStore } from '../../../tiles/reader.js';
+import { TileStore } from '../../../tiles/read/reader.js';
 import { describeShared } from '../../support/shared-data.js';
 import { marineReference, SST_FILE, SST_TIME, WAVES_FILE, WAVES_TIME, type MarineRef } from './marine-reference.js';
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../../ingest/pipeline.js';
-import { TileStore } from '../../../tiles/reader.js';
+import { TileStore } from '../../../tiles/read/reader.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'api', 'history', 'fixtures');
 const py = (script: string, req: unknown): unknown =>

@@ -11,7 +11,7 @@ import { buildApp } from '../../../../api/app.js';
 import { generateKey } from '../../../../api/access/key-format.js';
 import { FileKeyStore, keysFilePath } from '../../../../api/access/key-store-file.js';
 import { readManifestSync } from '../../../../tiles/manifest-file.js';
-import { TileStore } from '../../../../tiles/reader.js';
+import { TileStore } from '../../../../tiles/read/reader.js';
 import { withSampleTiles } from '../../../api/access/fixtures/api-process.js';
 import { join } from 'node:path';
 

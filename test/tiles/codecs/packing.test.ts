@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { choosePacking, packInt16, INT16_FILL, finiteRange } from '../../../tiles/codecs/packing.js';
+import { chooseChunkEdge, extractChunk } from '../../../tiles/write/chunking.js';
+import { prng } from '../fields.js';
+
+describe('choosePacking', () => {
+  it('packs temperature (−40..50 °C at 0.01) as int16 centred on the range', () => {
+    const p = choosePacking([Float32Array.of(-40, 12.5, 50)], 0.01);
+    expect(p).toEqual({ dtype: 'int16', scale: 0.01, offset: 5 });
+  });
+
+  it('falls back to float32 when the range needs more than 65534 steps', () => {
+    expect(choosePacking([Float32Array.of(0, 655.34)], 0.01).dtype).toBe('int16');
+    expect(choosePacking([Float32Array.of(0, 655.36)], 0.01).dtype).toBe('float32');
+    expect(choosePacking([Float32Array.of(950, 1050)], 1e-4).dtype).toBe('float32');
+    expect(choosePacking([Float32Array.of(0, Infinity)], 1).dtype).toBe('float32');
+  });
+
+  it('ignores NaN and packs an all-missing field as int16', () => {
+    expect(finiteRange([Float32Array.of(NaN, 3, NaN, -2)])).toEqual({ min: -2, max: 3 });
+    expect(choosePacking([new Float32Array(4).fill(NaN)], 0.1)).toEqual({ dtype: 'int16', scale: 0.1, offset: 0 });
+  });
+
+  it('rejects a non-positive precision', () => {
+    expect(() => choosePacking([Float32Array.of(1)], 0)).toThrow(/precision/);
+  });
+
+  it('keeps every value within half the precision, NaN as the fill value', () => {
+    const rnd = prng(7);
+    const values = Float32Array.from({ length: 5000 }, () => -30 + rnd() * 75);
+    values[10] = NaN;
+    const p = choosePacking([values], 0.01);
+    if (p.dtype !== 'int16') throw new Error('expected int16');
+    let worst = 0;
+    values.forEach((v, k) => {
+      const q = packInt16(v, p.scale, p.offset);
+      if (k === 10) return expect(q).toBe(INT16_FILL);
+      expect(q).toBeGreaterThanOrEqual(-32767);
+      expect(q).toBeLessThanOrEqual(32767);
+      worst = Math.max(worst, Math.abs(q * p.scale + p.offset - v));
+    });
+    expect(worst).toBeLessThanOrEqual(0.005 + 1e-6);
+    expect(worst).toBeGreaterThan(0.004); // the bound is reached, so the check above is not vacuous
+  });
+});
+
+describe('chunking', () => {
+  it('uses 32-cell tiles for forecasts and shrinks them for long time axes', () => {
+    expect(chooseChunkEdge(0)).toBe(32);
+    expect(chooseChunkEdge(49)).toBe(32);
+    expect(chooseChunkEdge(1024)).toBe(32);
+    expect(chooseChunkEdge(1025)).toBe(16);
+    expect(chooseChunkEdge(8760)).toBe(8);
+    expect(chooseChunkEdge(1e6)).toBe(4);
+  });
+
+  it('copies a tile and pads beyond the grid edge', () => {
+    // 3 × 2 grid, values 0..5; tile edge 2; tile (cy 0, cx 1) holds columns 2..3 (3 is padding).
+    const plane = Float32Array.of(0, 1, 2, 3, 4, 5);
+    const out = extractChunk([plane, plane.map((v) => v + 10)], 3, 2, 2, 0, 1, new Float32Array(8), NaN);
+    expect(Array.from(out)).toEqual([2, NaN, 5, NaN, 12, NaN, 15, NaN]);
+  });
+});
+
+describe('byte shuffle', () => {
+  it('matches numcodecs Shuffle(elementsize=2) and inverts', async () => {
+    const { shuffle, unshuffle } = await import('../../../tiles/codecs/shuffle.js');
+    const raw = new Uint8Array(Int16Array.of(1, 2, 3, 258).buffer);
+    // numcodecs: Shuffle(elementsize=2).encode(np.array([1, 2, 3, 258], '<i2')) → [1, 2, 3, 2, 0, 0, 0, 1]
+    expect(Array.from(shuffle(raw, 2))).toEqual([1, 2, 3, 2, 0, 0, 0, 1]);
+    expect(Array.from(unshuffle(shuffle(raw, 2), 2))).toEqual(Array.from(raw));
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * `meteopunto tiles render <product> --var <name> [--time ISO] [--out f.png] [--width n]`:
+ * a PNG map of one variable at the time step nearest to --time (default: the
+ * first step at or after now, else the last), written to --out (default
+ * `<product>-<var>-<time>.png`); prints where the file went.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { dataDir } from '../../config/paths.js';
+import { openLiveVersion, readFieldSteps } from '../read/field-reader.js';
+import { TileError } from '../errors.js';
+import { scaleFor } from './render/colour-scale.js';
+import { renderMap } from './render/map.js';
+import { OpsUsageError } from './cli-ops.js';
+
+export interface RenderArgs {
+  product: string;
+  variable: string;
+  timeMs?: number;
+  out?: string;
+  width?: string;
+}
+
+export async function render(a: RenderArgs): Promise<number> {
+  const width = a.width === undefined ? 800 : Number(a.width);
+  if (!Number.isInteger(width) || width < 64 || width > 4096) throw new OpsUsageError(`--width must be an integer in 64..4096, got '${a.width}'`);
+  const v = openLiveVersion(dataDir(), a.product);
+  if (!v) throw new TileError('PRODUCT_NOT_PUBLISHED', `no tiles published for product '${a.product}' in ${dataDir()}`, { product: a.product });
+  const m = v.manifest;
+  const info = m.variables[a.variable];
+  if (!info) throw new OpsUsageError(`product '${a.product}' has no variable '${a.variable}' (it has: ${Object.keys(m.variables).join(', ')})`);
+  let step = 0;
+  let when = 'static';
+  if (!info.static) {
+    const times = m.times.map((t) => Date.parse(t));
+    const t = a.timeMs ?? Date.now();
+    if (a.timeMs !== undefined && (t < times[0]! || t > times[times.length - 1]!)) {
+      throw new TileError('TIME_OUT_OF_RANGE', `${a.product} covers ${m.times[0]} to ${m.times[m.times.length - 1]}; --time ${new Date(t).toISOString()} is outside`, { product: a.product, from: m.times[0], to: m.times[m.times.length - 1] });
+    }
+    step = times.reduce((best, ti, i) => (Math.abs(ti - t) < Math.abs(times[best]! - t) ? i : best), 0);
+    when = m.times[step]!;
+  }
+  const [field] = await readFieldSteps(v, a.variable, [step]);
+  const scale = scaleFor(a.variable, info.units, field!);
+  const png = renderMap({ grid: m.grid, field: field!, scale, units: info.units, width });
+  const out = resolve(a.out ?? `${a.product}-${a.variable}-${when.replace(/[:]/g, '').replace(/\.000Z$/, 'Z')}.png`);
+  writeFileSync(out, png);
+  console.log(`wrote ${out} (${a.product} ${a.variable} at ${when}, ${scale.kind} scale ${scale.min}..${scale.max} ${info.units}${m.source.sample ? ', SAMPLE DATA' : ''})`);
+  return 0;
+}

@@ -1,0 +1,87 @@
+/**
+ * Bounded LRU of decoded blocks (lru-cache, sized in bytes), keyed by a
+ * numeric id (tiles/read/version-state.ts) so that a lookup builds no key
+ * string. A load reads the chunk files of the block's variables, zstd-decodes
+ * them and interleaves them (./block.ts); concurrent requests for the same
+ * block share one load.
+ */
+import { LRUCache } from 'lru-cache';
+import type { ChunkData, ChunkFile } from './chunk-file.js';
+import { readBlock, type BlockRequest } from './block-read.js';
+
+/** Decoded values: a chunk [time][row][col] (or [row][col] for static variables), or a block of them (./block.ts). */
+export type { ChunkData, ChunkFile, BlockRequest };
+
+/** Budget when none is given (the tile store sizes its own: ./cache-budget.ts): 256 MiB ≈ 2,600 forecast chunks of 49 steps × 32 × 32. */
+export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
+
+export class ChunkCache {
+  private readonly lru: LRUCache<number, ChunkData>;
+  private readonly inflight = new Map<number, Promise<ChunkData>>();
+
+  /**
+   * `onDrop(id)` runs whenever a block leaves the cache (evicted, replaced, cleared), for front tables of it;
+   * `decode` reads a block (default on this thread; ./decode-pool.ts: in decode threads).
+   */
+  constructor(maxBytes = DEFAULT_CACHE_BYTES, onDrop?: (id: number) => void, private readonly decode: (req: BlockRequest) => Promise<ChunkData> = readBlock) {
+    this.lru = new LRUCache<number, ChunkData>({
+      maxSize: maxBytes,
+      sizeCalculation: (c) => Math.max(1, c.byteLength),
+      ...(onDrop ? { dispose: (_c: ChunkData, id: number) => onDrop(id) } : {}),
+    });
+  }
+
+  /** The block, marked most recently used; undefined when not cached. */
+  get(id: number): ChunkData | undefined {
+    const c = this.lru.get(id);
+    if (c) this.hits++;
+    return c;
+  }
+
+  /** Lookups answered from the cache, and blocks decoded from disk (for /metrics). */
+  hits = 0;
+  misses = 0;
+
+  get bytes(): number {
+    return this.lru.calculatedSize;
+  }
+
+  /** The budget, bytes. */
+  get maxBytes(): number {
+    return this.lru.maxSize;
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+
+  /** Load (or join the load of) one block; it is cached unless larger than the whole cache. */
+  load(req: BlockRequest): Promise<ChunkData> {
+    const cached = this.lru.get(req.id);
+    if (cached) {
+      this.hits++;
+      return Promise.resolve(cached);
+    }
+    let p = this.inflight.get(req.id);
+    if (!p) {
+      this.misses++;
+      p = this.decode(req).then(
+        (c) => {
+          this.inflight.delete(req.id);
+          this.lru.set(req.id, c);
+          return c;
+        },
+        (err: unknown) => {
+          this.inflight.delete(req.id);
+          throw err;
+        },
+      );
+      this.inflight.set(req.id, p);
+    }
+    return p;
+  }
+
+  clear(): void {
+    this.lru.clear();
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The sea- or land-masked variables of one lookup (manifest `mask`,
+ * ../masks.ts): from the raw values the point reader gathered (./reader.ts;
+ * the list's helpers land_sea_mask and the nearest-cell indices after its own
+ * variables), the neighbours of the right kind are chosen (./point-rules.ts
+ * maskChoice) and each masked variable is read over them. Returns, per mask
+ * kind used, how far the cell read is (null: none within the search radius).
+ */
+import type { PointMemo } from './point-memo.js';
+import { isKind } from '../masks.js';
+import { maskChoice, maskedValue, unpack, type MaskChoice } from './point-rules.js';
+import type { PointSample } from '../types.js';
+import type { VariableList } from './variable-list.js';
+import { MASK_LAND, MASK_SEA, type VersionState } from './version-state.js';
+
+/** The masked variables of `list` written into `values`; returns the distance per kind used. */
+export function applyMasks(
+  vs: VersionState, list: VariableList, pt: PointMemo, w: number, raw: Float64Array, values: Record<string, number | null>,
+): NonNullable<PointSample['distanceKm']> {
+  const auxAt = 8 * list.vars.length;
+  const out: NonNullable<PointSample['distanceKm']> = {};
+  for (const code of [MASK_SEA, MASK_LAND]) {
+    if ((list.masks & (1 << code)) === 0) continue;
+    const kind = code === MASK_SEA ? 'sea' : 'land';
+    let choice: MaskChoice = { mode: 'none' };
+    const maskVar = vs.maskVar;
+    if (maskVar && list.aux[code]) {
+      const nearestVar = list.aux[code]!;
+      const ofKind = [0, 1, 2, 3].map((k) => {
+        const m = unpack(raw[auxAt + 2 * k]!, maskVar);
+        return m === m && isKind(m, kind);
+      });
+      const nearestCell = [0, 1, 2, 3].map((k) => unpack(raw[auxAt + 8 * code + 2 * k]!, nearestVar));
+      choice = maskChoice({
+        grid: vs.grid, lat: pt.lat, lon: pt.lon, weights: pt.weights, order: pt.order, cellFlat: pt.cellFlat,
+        ofKind, nearestCell, searchRadiusKm: vs.searchRadiusKm,
+      });
+    }
+    out[kind] = choice.mode === 'none' ? null : Math.round(choice.distanceKm * 1000) / 1000;
+    for (let n = 0; n < list.vars.length; n++) {
+      const v = list.vars[n]!;
+      if (v === null || v.mask !== code) continue;
+      values[list.names[n]!] = maskedValue(raw, 8 * n, v.isStatic ? 0 : w, v, v.nearest, choice, pt.order);
+    }
+  }
+  return out;
+}

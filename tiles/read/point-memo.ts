@@ -1,0 +1,132 @@
+/**
+ * What the point reader remembers between lookups of one product: the last
+ * point (grid index, 2×2 neighbourhood, bilinear weights, chunk and in-chunk
+ * offsets of the four neighbours) and the last two time brackets. A request
+ * asks the same point at the same instant several times (Free fields, trend,
+ * Developer inputs), and "now" and "three hours back" alternate, so these
+ * small memos turn most lookups' geometry into three comparisons.
+ * Each memo belongs to one version: a new version never matches.
+ */
+import { gridIndexOf } from '../../geo/grid.js';
+import { bilinearNeighbourhood, bracketTime, newNeighbourhood, newTimeBracket } from './interpolate.js';
+import type { VersionState } from './version-state.js';
+
+export class PointMemo {
+  private vs: VersionState | null = null;
+  /** The point, degrees. */
+  lat = NaN;
+  lon = NaN;
+  private readonly nb = newNeighbourhood();
+  /** Bilinear weights of neighbours (i0,j0), (i1,j0), (i0,j1), (i1,j1). */
+  readonly weights = this.nb.w;
+  /** Per neighbour: index of its chunk in the version's chunk grid. */
+  readonly chunkIdx = new Int32Array(4);
+  /** Per neighbour: offset of its cell within a chunk's [y][x] plane. */
+  readonly cellOff = new Int32Array(4);
+  /** Per neighbour: flat index j × nx + i of its cell in the grid. */
+  readonly cellFlat = new Int32Array(4);
+  /** The neighbours by decreasing bilinear weight (nearest first; ties by index): for 'nearest' variables and masks. */
+  readonly order = new Int8Array(4);
+  /** All four neighbours in one chunk (most points: the chunk edge is 32 cells). */
+  oneChunk = false;
+
+  /** True when the memo is already at (lat, lon) of `vs`. */
+  holds(vs: VersionState, lat: number, lon: number): boolean {
+    return this.vs === vs && this.lat === lat && this.lon === lon;
+  }
+
+  /** Move to (lat, lon) of `vs`; false (memo unchanged) when the point is outside the grid. */
+  locate(vs: VersionState, lat: number, lon: number): boolean {
+    const idx = gridIndexOf(vs.grid, lat, lon);
+    if (!idx) return false;
+    const nb = bilinearNeighbourhood(idx.x, idx.y, vs.grid.nx, vs.grid.ny, this.nb);
+    const { cy, cx, ncx } = vs;
+    for (let k = 0; k < 4; k++) {
+      const i = k & 1 ? nb.i1 : nb.i0;
+      const j = k & 2 ? nb.j1 : nb.j0;
+      const ty = (j / cy) | 0;
+      const tx = (i / cx) | 0;
+      this.chunkIdx[k] = ty * ncx + tx;
+      this.cellOff[k] = (j - ty * cy) * cx + (i - tx * cx);
+      this.cellFlat[k] = j * vs.grid.nx + i;
+    }
+    sortByWeight(this.weights, this.order);
+    const c = this.chunkIdx;
+    this.oneChunk = c[0] === c[1] && c[0] === c[2] && c[0] === c[3];
+    this.vs = vs;
+    this.lat = lat;
+    this.lon = lon;
+    return true;
+  }
+}
+
+/** `order` = 0..3 sorted by decreasing w (stable: equal weights keep index order). */
+function sortByWeight(w: Float64Array, order: Int8Array): void {
+  for (let k = 0; k < 4; k++) order[k] = k;
+  for (let a = 1; a < 4; a++) {
+    const o = order[a]!;
+    let b = a - 1;
+    while (b >= 0 && w[order[b]!]! < w[o]!) {
+      order[b + 1] = order[b]!;
+      b--;
+    }
+    order[b + 1] = o;
+  }
+}
+
+/** The last two time brackets: the bracketing steps and the weight of the later one. */
+export class TimeMemo {
+  /** Result of the last holds()/bracket(): value = (1 − w)·v[k0] + w·v[k1]. */
+  k0 = 0;
+  k1 = 0;
+  w = 0;
+  private readonly tb = newTimeBracket();
+  private vsA: VersionState | null = null;
+  private msA = NaN;
+  private k0A = 0;
+  private k1A = 0;
+  private wA = 0;
+  private vsB: VersionState | null = null;
+  private msB = NaN;
+  private k0B = 0;
+  private k1B = 0;
+  private wB = 0;
+
+  /** True (and k0, k1, w set) when `timeMs` of `vs` is remembered. */
+  holds(vs: VersionState, timeMs: number): boolean {
+    if (this.msA === timeMs && this.vsA === vs) {
+      this.k0 = this.k0A;
+      this.k1 = this.k1A;
+      this.w = this.wA;
+      return true;
+    }
+    if (this.msB === timeMs && this.vsB === vs) {
+      this.k0 = this.k0B;
+      this.k1 = this.k1B;
+      this.w = this.wB;
+      return true;
+    }
+    return false;
+  }
+
+  /** Bracket `timeMs` in `vs` (k0, k1, w set, remembered); false when outside its time axis. */
+  bracket(vs: VersionState, timeMs: number): boolean {
+    const tb = this.tb;
+    if (!bracketTime(vs.timesMs, timeMs, tb)) return false;
+    this.k0 = tb.k0;
+    this.k1 = tb.k1;
+    this.w = tb.w;
+    // The older entry gives way.
+    this.vsB = this.vsA;
+    this.msB = this.msA;
+    this.k0B = this.k0A;
+    this.k1B = this.k1A;
+    this.wB = this.wA;
+    this.vsA = vs;
+    this.msA = timeMs;
+    this.k0A = this.k0;
+    this.k1A = this.k1;
+    this.wA = this.w;
+    return true;
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * The point reader's per-variable rules beyond plain bilinear + linear in
+ * time (./interpolate.ts): `nearest` for categories, and sea/land masks
+ * (../masks.ts). Pure functions over the gathered raw values: for variable n,
+ * raw[8n + 2k] and raw[8n + 2k + 1] hold neighbour k at the two bracketing
+ * steps (the second only when the time weight w ≠ 0).
+ */
+import { distance } from '@turf/distance';
+import { cellLatLon, type GridDef } from '../../geo/grid.js';
+import { lerpTime } from './interpolate.js';
+import { INT16_FILL } from '../codecs/packing.js';
+
+/** How a variable's raw values unpack: value = raw × scale + offset (int16, INT16_FILL missing) or as is (float32, NaN missing). */
+export interface Unpack {
+  int16: boolean;
+  scale: number;
+  offset: number;
+}
+
+/** A gathered raw value unpacked (NaN when missing). */
+export function unpack(r: number, u: Unpack): number {
+  if (!u.int16) return r;
+  return r === INT16_FILL ? NaN : r * u.scale + u.offset;
+}
+
+/** Neighbour k, linear in time (NaN when a step it needs is missing). */
+export function cellLinear(raw: Float64Array, at: number, k: number, w: number, u: Unpack): number {
+  const a = unpack(raw[at + 2 * k]!, u);
+  return w === 0 ? a : lerpTime(a, unpack(raw[at + 2 * k + 1]!, u), w);
+}
+
+/**
+ * Neighbour k at the nearest step: the earlier one when w < 0.5, else the
+ * later one. At exactly half-way the later step wins: a categorical field
+ * (WMO 4677 present weather) describes the step ending at its time.
+ */
+export function cellNearestStep(raw: Float64Array, at: number, k: number, w: number, u: Unpack): number {
+  return unpack(raw[at + 2 * k + (w >= 0.5 ? 1 : 0)]!, u);
+}
+
+/**
+ * A `nearest` variable: the value of the nearest neighbour (by bilinear
+ * weight, i.e. grid distance) that has one, at the nearest step; null when
+ * none has. Only neighbours with `allowed[k]` count (masks; all by default).
+ */
+export function nearestValue(raw: Float64Array, at: number, w: number, u: Unpack, order: Int8Array, allowed?: readonly boolean[]): number | null {
+  for (let r = 0; r < 4; r++) {
+    const k = order[r]!;
+    if (allowed && !allowed[k]) continue;
+    const v = cellNearestStep(raw, at, k, w, u);
+    if (v === v) return v;
+  }
+  return null;
+}
+
+/** Bilinear over the neighbours with weight `nw[k]` > 0 (0 = excluded), linear in time, weights renormalised over present values. */
+export function bilinearValue(raw: Float64Array, at: number, w: number, u: Unpack, nw: Float64Array): number | null {
+  let sum = 0;
+  let wsum = 0;
+  for (let k = 0; k < 4; k++) {
+    const wk = nw[k]!;
+    if (!(wk > 0)) continue;
+    const v = cellLinear(raw, at, k, w, u);
+    if (v !== v) continue;
+    sum += wk * v;
+    wsum += wk;
+  }
+  return wsum > 0 ? sum / wsum : null;
+}
+
+/** How the masked variables of one kind are read at a point. */
+export type MaskChoice =
+  /** Some neighbours are of the kind: bilinear over them (weights), distance to the nearest of them (0 when it is the point's own cell). */
+  | { mode: 'bilinear'; weights: Float64Array; allowed: boolean[]; distanceKm: number }
+  /** None is: the copy held by neighbour k (ingest/masks.ts) of the cell `distanceKm` away. */
+  | { mode: 'copy'; k: number; distanceKm: number }
+  /** Nothing of the kind within the search radius. */
+  | { mode: 'none' };
+
+export interface MaskInputs {
+  grid: GridDef;
+  lat: number;
+  lon: number;
+  /** Bilinear weights and the neighbours by decreasing weight. */
+  weights: Float64Array;
+  order: Int8Array;
+  /** Per neighbour: its flat cell index and whether it is of the kind. */
+  cellFlat: Int32Array;
+  ofKind: readonly boolean[];
+  /** Per neighbour: the flat index of the nearest cell of the kind (NaN: none within the radius). */
+  nearestCell: readonly number[];
+  searchRadiusKm: number;
+}
+
+/** Great-circle distance (km) from the point to the centre of flat cell `flat`. */
+export function distanceToCellKm(grid: GridDef, lat: number, lon: number, flat: number): number {
+  const j = Math.floor(flat / grid.nx);
+  const c = cellLatLon(grid, flat - j * grid.nx, j);
+  return distance([lon, lat], [c.lon, c.lat], { units: 'kilometers' });
+}
+
+export function maskChoice(m: MaskInputs): MaskChoice {
+  // Only neighbours that carry bilinear weight count: a point on a land cell's centre has its sea neighbours at weight 0.
+  const weights = new Float64Array(4);
+  const allowed = [false, false, false, false];
+  let any = false;
+  for (let k = 0; k < 4; k++) {
+    if (m.ofKind[k] && m.weights[k]! > 0) {
+      weights[k] = m.weights[k]!;
+      allowed[k] = true;
+      any = true;
+    }
+  }
+  if (any) {
+    let distanceKm = 0;
+    const first = m.order[0]!;
+    if (!allowed[first]) {
+      for (let r = 1; r < 4; r++) {
+        const k = m.order[r]!;
+        if (allowed[k]) {
+          distanceKm = distanceToCellKm(m.grid, m.lat, m.lon, m.cellFlat[k]!);
+          break;
+        }
+      }
+    }
+    return { mode: 'bilinear', weights, allowed, distanceKm };
+  }
+  for (let r = 0; r < 4; r++) {
+    const k = m.order[r]!;
+    const src = m.nearestCell[k]!;
+    if (!(src >= 0)) continue;
+    const distanceKm = distanceToCellKm(m.grid, m.lat, m.lon, src);
+    return distanceKm <= m.searchRadiusKm ? { mode: 'copy', k, distanceKm } : { mode: 'none' };
+  }
+  return { mode: 'none' };
+}
+
+/** One masked variable under its kind's choice. */
+export function maskedValue(raw: Float64Array, at: number, w: number, u: Unpack, nearest: boolean, c: MaskChoice, order: Int8Array): number | null {
+  if (c.mode === 'none') return null;
+  if (c.mode === 'copy') {
+    const v = nearest ? cellNearestStep(raw, at, c.k, w, u) : cellLinear(raw, at, c.k, w, u);
+    return v === v ? v : null;
+  }
+  return nearest ? nearestValue(raw, at, w, u, order, c.allowed) : bilinearValue(raw, at, w, u, c.weights);
+}

@@ -1,0 +1,207 @@
+/**
+ * What the point reader derives once per published version from its
+ * manifest, so that a lookup does only arithmetic: parsed times, chunk
+ * geometry, per-variable unpacking, read rule and block membership
+ * (./block.ts), a numeric block-id range, the variable lists callers ask for,
+ * resolved (./variable-list.ts), and the memos of the last point and times
+ * looked up in it (./point-memo.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GridDef } from '../../geo/grid.js';
+import { MAX_BLOCK_KINDS, type BlockKind } from './block.js';
+import type { ChunkData } from './chunk-cache.js';
+import type { Manifest } from '../manifest.js';
+import { LAND_SEA_MASK, nearestCellVariable } from '../masks.js';
+import { PointMemo, TimeMemo } from './point-memo.js';
+import { resolveList, type VariableList } from './variable-list.js';
+
+/** Neighbour mask codes: 0 any, 1 sea, 2 land. */
+export const MASK_ANY = 0;
+export const MASK_SEA = 1;
+export const MASK_LAND = 2;
+
+export interface VarState {
+  name: string;
+  index: number;
+  isStatic: boolean;
+  int16: boolean;
+  /** Unpacking: value = raw × scale + offset (1 and 0 for float32). */
+  scale: number;
+  offset: number;
+  dir: string;
+  /** Codec pipeline from the variable's `.zarray`: zstd or none, then byte shuffle (element size, 0 = none). */
+  zstd: boolean;
+  shuffle: number;
+  /** Its block kind (./block.ts) and position among that kind's variables. */
+  kind: number;
+  member: number;
+  /** Read rule: nearest cell and step instead of bilinear + linear. */
+  nearest: boolean;
+  /** MASK_ANY, MASK_SEA or MASK_LAND. */
+  mask: number;
+}
+
+export interface VersionState {
+  /** Store key: the product, or `<product>/<period>`. */
+  key: string;
+  product: string;
+  version: string;
+  manifest: Manifest;
+  grid: GridDef;
+  timesMs: Float64Array;
+  nTimes: number;
+  cy: number;
+  cx: number;
+  /** Chunks along x, and in total per variable. */
+  ncx: number;
+  nChunks: number;
+  vars: Map<string, VarState>;
+  kinds: BlockKind[];
+  /** Per block kind, its variables in member order. */
+  members: VarState[][];
+  /** Default variable lists: all of them (with a time), the static ones (without). */
+  allNames: readonly string[];
+  staticNames: readonly string[];
+  /** Masked stores: land_sea_mask and the nearest-cell indices (tiles/masks.ts); null when absent. */
+  maskVar: VarState | null;
+  nearestVar: [VarState | null, VarState | null, VarState | null];
+  searchRadiusKm: number;
+  /** Block (kind k, tile c) has cache id idBase + k × nChunks + c. */
+  idBase: number;
+  /**
+   * Front table of the cache for this version: slot id − idBase holds the
+   * block while the cache holds it (tiles/read/reader.ts fills it on a cache hit
+   * and clears it when the cache evicts), so a warm lookup indexes an array
+   * instead of updating the LRU.
+   */
+  slots: (ChunkData | undefined)[];
+  /** Second (epoch) in which each slot last refreshed its chunk's LRU recency. */
+  slotTouchedS: Float64Array;
+  /** Variable lists recently asked for, resolved (see {@link variableList}). */
+  lists: VariableList[];
+  /** Next entry of `lists` to replace. */
+  listCursor: number;
+  /** The last point and times looked up in this version. */
+  point: PointMemo;
+  time: TimeMemo;
+}
+
+interface ZArrayDoc {
+  shape: number[];
+  chunks: number[];
+  dtype: string;
+  compressor: { id: string } | null;
+  filters: { id: string; elementsize?: number }[] | null;
+}
+
+/**
+ * The codec pipeline of each variable, from the version's consolidated
+ * metadata (read once per version), checked against the manifest so a
+ * store this reader cannot decode fails loudly instead of returning garbage.
+ */
+function codecs(dir: string, m: Manifest): Map<string, { zstd: boolean; shuffle: number }> {
+  const file = join(dir, '.zmetadata');
+  const meta = (JSON.parse(readFileSync(file, 'utf8')) as { metadata: Record<string, unknown> }).metadata;
+  const out = new Map<string, { zstd: boolean; shuffle: number }>();
+  for (const [name, v] of Object.entries(m.variables)) {
+    const z = meta[`${name}/.zarray`] as ZArrayDoc | undefined;
+    const bad = (why: string) => new Error(`${file}: variable '${name}' ${why}`);
+    if (!z) throw bad('is missing');
+    if (z.dtype !== (v.dtype === 'int16' ? '<i2' : '<f4')) throw bad(`has dtype ${z.dtype}, the manifest says ${v.dtype}`);
+    const want = v.static ? [m.chunk.y, m.chunk.x] : [m.times.length, m.chunk.y, m.chunk.x];
+    if (z.chunks.join() !== want.join()) throw bad(`has chunks [${z.chunks.join()}], expected [${want.join()}]`);
+    if (z.compressor && z.compressor.id !== 'zstd') throw bad(`uses compressor '${z.compressor.id}' (only zstd is supported)`);
+    let shuffle = 0;
+    for (const f of z.filters ?? []) {
+      if (f.id !== 'shuffle' || !f.elementsize) throw bad(`uses filter '${f.id}' (only shuffle is supported)`);
+      shuffle = f.elementsize;
+    }
+    out.set(name, { zstd: z.compressor !== null, shuffle });
+  }
+  return out;
+}
+
+/** The kind index of (group, int16, static), added to `kinds` when new. */
+function kindOf(kinds: BlockKind[], group: string, int16: boolean, isStatic: boolean, where: string): number {
+  let k = kinds.findIndex((b) => b.group === group && b.int16 === int16 && b.isStatic === isStatic);
+  if (k < 0) {
+    if (kinds.length >= MAX_BLOCK_KINDS) throw new Error(`${where}: more than ${MAX_BLOCK_KINDS} cache block kinds (too many block groups)`);
+    k = kinds.push({ group, int16, isStatic }) - 1;
+  }
+  return k;
+}
+
+export function versionState(key: string, productDir: string, m: Manifest, idBase: number): VersionState {
+  const grid = m.grid;
+  const cy = m.chunk.y;
+  const cx = m.chunk.x;
+  const ncx = Math.ceil(grid.nx / cx);
+  const nChunks = ncx * Math.ceil(grid.ny / cy);
+  const dir = join(productDir, m.version);
+  const pipeline = codecs(dir, m);
+  const vars = new Map<string, VarState>();
+  const kinds: BlockKind[] = [];
+  const members: VarState[][] = [];
+  Object.entries(m.variables).forEach(([name, v], index) => {
+    const int16 = v.dtype === 'int16';
+    const isStatic = v.static === true;
+    const kind = kindOf(kinds, v.block, int16, isStatic, dir);
+    members[kind] ??= [];
+    const state: VarState = {
+      name,
+      index,
+      isStatic,
+      int16,
+      scale: int16 ? (v.scale_factor ?? 1) : 1,
+      offset: int16 ? (v.add_offset ?? 0) : 0,
+      dir: join(dir, name),
+      ...pipeline.get(name)!,
+      kind,
+      member: members[kind]!.length,
+      nearest: v.interpolation === 'nearest',
+      mask: v.mask === 'sea' ? MASK_SEA : v.mask === 'land' ? MASK_LAND : MASK_ANY,
+    };
+    vars.set(name, state);
+    members[kind]!.push(state);
+  });
+  const timesMs = Float64Array.from(m.times, (t) => Date.parse(t));
+  const span = kinds.length * nChunks;
+  const allNames = [...vars.keys()];
+  const staticNames = [...vars.values()].filter((v) => v.isStatic).map((v) => v.name);
+  const vs: VersionState = {
+    key,
+    product: m.product,
+    version: m.version,
+    manifest: m,
+    grid,
+    timesMs,
+    nTimes: timesMs.length,
+    cy,
+    cx,
+    ncx,
+    nChunks,
+    vars,
+    kinds,
+    members,
+    allNames,
+    staticNames,
+    maskVar: vars.get(LAND_SEA_MASK) ?? null,
+    nearestVar: [null, vars.get(nearestCellVariable('sea')) ?? null, vars.get(nearestCellVariable('land')) ?? null],
+    searchRadiusKm: m.search_radius_km ?? 0,
+    idBase,
+    slots: new Array<ChunkData | undefined>(span).fill(undefined),
+    slotTouchedS: new Float64Array(span),
+    lists: [],
+    listCursor: 0,
+    point: new PointMemo(),
+    time: new TimeMemo(),
+  };
+  vs.lists.push(resolveList(vs, allNames), resolveList(vs, staticNames));
+  return vs;
+}
+
+/** Number of ids a version reserves. */
+export function idSpan(vs: Pick<VersionState, 'nChunks' | 'kinds'>): number {
+  return vs.kinds.length * vs.nChunks;
+}

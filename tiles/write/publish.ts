@@ -1,0 +1,92 @@
+/**
+ * Atomic publish of a product version.
+ *
+ * 1. The writer fills a private temp directory `tiles/<product>/.tmp-<hex>`
+ *    holding an owner record (host, pid, heartbeat).
+ * 2. Commit: drop the owner record, fsync, rename the directory to
+ *    `<version>.zarr`, fsync the product directory.
+ * 3. Write current.json to a temp file, fsync, rename over, fsync.
+ *
+ * A crash before step 3 leaves the previous manifest live; readers only ever
+ * open the version current.json names, so an orphan directory is never read.
+ * Clean-up of dead temp dirs and retired versions: tiles/ops/gc.ts.
+ */
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, unlink, utimes, readFile } from 'node:fs/promises';
+import type { Manifest } from '../manifest.js';
+import { writeFileSynced, fsyncDir } from './durable-fs.js';
+import { writeManifest } from '../manifest-file.js';
+import { OWNER_FILE, retiredMarker, tempDirName } from '../layout.js';
+
+/** How often a live writer touches its owner record (gc.ts treats silence as death). */
+export const HEARTBEAT_MS = 30_000;
+
+export interface OwnerRecord {
+  host: string;
+  pid: number;
+  started: string;
+}
+
+/** A temp directory being written, with its heartbeat. */
+export interface TempVersion {
+  dir: string;
+  /** Stop the heartbeat; call once, whatever the outcome. */
+  release(): void;
+}
+
+/** `YYYYMMDDTHHMMSSZ-<6 hex>.zarr`: sortable by publish time, unique across concurrent writers. */
+export function newVersionName(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  return `${stamp}-${randomBytes(3).toString('hex')}.zarr`;
+}
+
+/** Create the private temp directory for a new version, with its owner record and heartbeat. */
+export async function createTempVersion(productDir: string): Promise<TempVersion> {
+  await mkdir(productDir, { recursive: true });
+  const dir = join(productDir, tempDirName(process.pid, hostname(), randomBytes(6).toString('hex')));
+  await mkdir(dir);
+  const owner = join(dir, OWNER_FILE);
+  const record: OwnerRecord = { host: hostname(), pid: process.pid, started: new Date().toISOString() };
+  await writeFileSynced(owner, JSON.stringify(record));
+  const timer = setInterval(() => {
+    const now = new Date();
+    utimes(owner, now, now).catch(() => undefined);
+  }, HEARTBEAT_MS);
+  timer.unref();
+  return { dir, release: () => clearInterval(timer) };
+}
+
+export async function readOwner(tempDir: string): Promise<OwnerRecord | null> {
+  try {
+    const o = JSON.parse(await readFile(join(tempDir, OWNER_FILE), 'utf8')) as OwnerRecord;
+    return typeof o.pid === 'number' && typeof o.host === 'string' ? o : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Steps 2 and 3: make the finished temp directory the live version. When the
+ * rename or the manifest write fails, the previous manifest stays live.
+ */
+export async function commitVersion(productDir: string, temp: TempVersion, manifest: Manifest): Promise<string> {
+  temp.release();
+  await unlink(join(temp.dir, OWNER_FILE));
+  await fsyncDir(temp.dir);
+  const finalDir = join(productDir, manifest.version);
+  // rename(2) onto an existing non-empty directory fails: a version name is never reused.
+  await rename(temp.dir, finalDir);
+  await fsyncDir(productDir);
+  await writeManifest(productDir, manifest);
+  // A concurrent clean-up may have marked this directory retired between the rename and the manifest write.
+  await unlink(retiredMarker(productDir, manifest.version)).catch(() => undefined);
+  return finalDir;
+}
+
+/** Remove a temp directory after a failed write (best effort: gc.ts catches what this misses). */
+export async function discardTempVersion(temp: TempVersion): Promise<void> {
+  temp.release();
+  await rm(temp.dir, { recursive: true, force: true }).catch(() => undefined);
+}

@@ -1,0 +1,207 @@
+/**
+ * Writes one complete Zarr v2 store (a product version) into a directory:
+ * group metadata, coordinates, one packed array per canonical variable, and
+ * consolidated `.zmetadata`. Knows nothing about publishing: tiles/write/publish.ts
+ * moves the finished directory into place.
+ */
+import { join } from 'node:path';
+import { cellLatLon, type GridDef } from '../../geo/grid.js';
+import type { VariableInfo } from '../manifest.js';
+import type { ProductVersionInput, VariableInput } from '../types.js';
+import { chooseChunkEdge, chunkCount, extractChunk } from './chunking.js';
+import { choosePacking, INT16_FILL, packInt16 } from '../codecs/packing.js';
+import { writeFileSynced, fsyncDir, mkdirp, forEachLimit } from './durable-fs.js';
+import { zstdEncode } from '../codecs/zstd.js';
+import { shuffle, shuffleFilter } from '../codecs/shuffle.js';
+import { LAND_SEA_MASK, nearestCellVariable } from '../masks.js';
+import { PERIOD_NAME } from '../layout.js';
+import {
+  zarray, spatialDims, axisAttrs, rotatedMappingAttrs, auxLatLonAttrs, timeAttrs, variableAttrs,
+  ROTATED_MAPPING, type Attrs, type ZArray,
+} from './zarr-meta.js';
+
+/** Names the store itself uses; a canonical variable may not take them. */
+const RESERVED = new Set(['time', 'lat', 'lon', 'rlat', 'rlon', ROTATED_MAPPING]);
+const VARIABLE_NAME = /^[a-z][a-z0-9_]*$/;
+const BLOCK_NAME = /^[a-z][a-z0-9_-]*$/;
+
+export interface StoreLayout {
+  chunk: { y: number; x: number };
+  variables: Record<string, VariableInfo>;
+}
+
+/** Reject input that would produce a store readers cannot trust; the message names the variable. */
+export function validateInput(input: ProductVersionInput): void {
+  const { grid, times, product } = input;
+  const where = `product '${product}'`;
+  if (!Number.isInteger(grid.nx) || !Number.isInteger(grid.ny) || grid.nx < 1 || grid.ny < 1) throw new RangeError(`${where}: grid must have nx, ny ≥ 1 (got ${grid.nx} × ${grid.ny})`);
+  if (!(grid.dx > 0 && grid.dy > 0)) throw new RangeError(`${where}: grid dx, dy must be > 0 (normalised grid)`);
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i]!.getTime();
+    if (!Number.isFinite(t)) throw new RangeError(`${where}: times[${i}] is not a valid date`);
+    if (i > 0 && t <= times[i - 1]!.getTime()) throw new RangeError(`${where}: times must be strictly ascending (times[${i}] = ${times[i]!.toISOString()})`);
+  }
+  const names = Object.keys(input.variables);
+  if (names.length === 0) throw new RangeError(`${where}: no variables to write`);
+  const cells = grid.nx * grid.ny;
+  for (const name of names) {
+    const v = input.variables[name]!;
+    if (!VARIABLE_NAME.test(name) || RESERVED.has(name)) throw new RangeError(`${where}: invalid variable name '${name}'`);
+    const expected = v.static ? 1 : times.length;
+    if (!v.static && times.length === 0) throw new RangeError(`${where}: variable '${name}' varies in time but the store has no times`);
+    if (v.values.length !== expected) throw new RangeError(`${where}: variable '${name}' has ${v.values.length} time steps, expected ${expected}`);
+    v.values.forEach((a, t) => {
+      if (a.length !== cells) throw new RangeError(`${where}: variable '${name}' step ${t} has ${a.length} values, grid has ${cells}`);
+    });
+    if (!(v.precision > 0)) throw new RangeError(`${where}: variable '${name}' precision must be > 0`);
+    if (v.block !== undefined && !BLOCK_NAME.test(v.block)) throw new RangeError(`${where}: variable '${name}' has an invalid block name '${v.block}'`);
+    const mask = v.mask ?? 'any';
+    if (mask !== 'any') {
+      for (const needed of [LAND_SEA_MASK, nearestCellVariable(mask)]) {
+        if (!input.variables[needed]?.static) throw new RangeError(`${where}: variable '${name}' is ${mask}-masked, so the store needs the static variable '${needed}' (tiles/masks.ts)`);
+      }
+    }
+  }
+  const meta = input.meta;
+  if (meta?.layout === 'periods' && !(meta.period && PERIOD_NAME.test(meta.period))) {
+    throw new RangeError(`${where}: a period product needs its period (a year such as '1950'), got '${meta.period ?? ''}'`);
+  }
+  if (meta?.layout !== undefined && meta.layout !== 'periods' && meta.period !== undefined) throw new RangeError(`${where}: only period products have a period`);
+}
+
+/** Collects metadata documents for `.zmetadata` while writing them as files. */
+class MetaWriter {
+  readonly docs: Record<string, unknown> = {};
+  constructor(private readonly dir: string) {}
+  async put(key: string, doc: unknown): Promise<void> {
+    this.docs[key] = doc;
+    await writeFileSynced(join(this.dir, key), asciiJson(doc));
+  }
+  async array(name: string, meta: ZArray, attrs: Attrs): Promise<void> {
+    await mkdirp(join(this.dir, name));
+    await this.put(`${name}/.zarray`, meta);
+    await this.put(`${name}/.zattrs`, attrs);
+  }
+}
+
+/** zarr-python decodes metadata as ASCII: escape everything else ('°C' → '\\u00b0C'). */
+export function asciiJson(doc: unknown): string {
+  return JSON.stringify(doc, null, 2).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function bytesOf(a: ArrayBufferView): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+async function writeCoordinates(dir: string, meta: MetaWriter, input: ProductVersionInput): Promise<void> {
+  const { grid, times } = input;
+  const [yd, xd] = spatialDims(grid);
+  const ax = axisAttrs(grid);
+  // 1-D axes in the grid's own coordinates (geographic or rotated degrees); toFixed removes float noise from x0 + i·dx.
+  const axis = (n: number, start: number, step: number) => Float64Array.from({ length: n }, (_, i) => Number((start + i * step).toFixed(10)));
+  await meta.array(yd, zarray([grid.ny], [grid.ny], '<f8', 'NaN', false), ax.y);
+  await writeFileSynced(join(dir, yd, '0'), bytesOf(axis(grid.ny, grid.y0, grid.dy)));
+  await meta.array(xd, zarray([grid.nx], [grid.nx], '<f8', 'NaN', false), ax.x);
+  await writeFileSynced(join(dir, xd, '0'), bytesOf(axis(grid.nx, grid.x0, grid.dx)));
+
+  if (times.length > 0) {
+    await meta.array('time', zarray([times.length], [times.length], '<i8', null, false), timeAttrs());
+    const secs = BigInt64Array.from(times, (t) => BigInt(Math.round(t.getTime() / 1000)));
+    await writeFileSynced(join(dir, 'time', '0'), bytesOf(secs));
+  }
+
+  if (grid.kind === 'rotated_ll') {
+    await meta.array(ROTATED_MAPPING, zarray([], [], '<i4', null, false), rotatedMappingAttrs(grid));
+    await writeFileSynced(join(dir, ROTATED_MAPPING, '0'), bytesOf(new Int32Array([0])));
+    const lat = new Float64Array(grid.nx * grid.ny);
+    const lon = new Float64Array(grid.nx * grid.ny);
+    for (let j = 0; j < grid.ny; j++) {
+      for (let i = 0; i < grid.nx; i++) {
+        const p = cellLatLon(grid, i, j);
+        lat[j * grid.nx + i] = p.lat;
+        lon[j * grid.nx + i] = p.lon;
+      }
+    }
+    const aux = auxLatLonAttrs(grid);
+    for (const [name, data] of [['lat', lat], ['lon', lon]] as const) {
+      await meta.array(name, zarray([grid.ny, grid.nx], [grid.ny, grid.nx], '<f8', 'NaN'), aux[name]);
+      await writeFileSynced(join(dir, name, '0.0'), await zstdEncode(bytesOf(data)));
+    }
+  }
+}
+
+async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTimes: number, edge: number, name: string, v: VariableInput): Promise<VariableInfo> {
+  const isStatic = v.static === true;
+  const packing = choosePacking(v.values, v.precision);
+  const planes = v.values.length;
+  const shape = isStatic ? [grid.ny, grid.nx] : [nTimes, grid.ny, grid.nx];
+  const chunks = isStatic ? [edge, edge] : [nTimes, edge, edge];
+  const int16 = packing.dtype === 'int16';
+  await meta.array(
+    name,
+    zarray(shape, chunks, int16 ? '<i2' : '<f4', int16 ? INT16_FILL : 'NaN', true, [shuffleFilter(int16 ? 2 : 4)]),
+    variableAttrs(grid, {
+      static: isStatic, units: v.units, longName: v.longName, standardName: v.standardName, precision: v.precision,
+      interpolation: v.interpolation ?? 'linear', mask: v.mask ?? 'any',
+      ...(packing.dtype === 'int16' ? { scale: packing.scale, offset: packing.offset } : {}),
+    }),
+  );
+
+  const tiles: [number, number][] = [];
+  for (let cy = 0; cy < chunkCount(grid.ny, edge); cy++) for (let cx = 0; cx < chunkCount(grid.nx, edge); cx++) tiles.push([cy, cx]);
+  const prefix = isStatic ? '' : '0.';
+  // Encoding is synchronous wasm; a few lanes overlap it with the file writes.
+  await forEachLimit(tiles, 4, async ([cy, cx]) => {
+    const raw = extractChunk(v.values, grid.nx, grid.ny, edge, cy, cx, new Float32Array(planes * edge * edge), NaN);
+    let bytes: Uint8Array;
+    if (packing.dtype === 'int16') {
+      const packed = new Int16Array(raw.length);
+      for (let k = 0; k < raw.length; k++) packed[k] = packInt16(raw[k]!, packing.scale, packing.offset);
+      bytes = shuffle(bytesOf(packed), 2);
+    } else {
+      bytes = shuffle(bytesOf(raw), 4);
+    }
+    await writeFileSynced(join(dir, name, `${prefix}${cy}.${cx}`), await zstdEncode(bytes));
+  });
+  await fsyncDir(join(dir, name));
+
+  const info: VariableInfo = {
+    units: v.units,
+    dtype: packing.dtype,
+    ...(packing.dtype === 'int16' ? { scale_factor: packing.scale, add_offset: packing.offset } : {}),
+    ...(isStatic ? { static: true } : {}),
+    interpolation: v.interpolation ?? 'linear',
+    mask: v.mask ?? 'any',
+    block: v.block ?? 'main',
+  };
+  return info;
+}
+
+/**
+ * Write the whole store into `dir` (which must exist and be empty) and fsync
+ * it. Returns the layout the manifest records.
+ */
+export async function writeZarrStore(dir: string, input: ProductVersionInput, globalAttrs: Attrs): Promise<StoreLayout> {
+  validateInput(input);
+  if (!isLittleEndian()) throw new Error('the tile writer assumes a little-endian machine (Zarr dtypes are little-endian)');
+  const meta = new MetaWriter(dir);
+  const edge = chooseChunkEdge(input.times.length);
+  await meta.put('.zgroup', { zarr_format: 2 });
+  await meta.put('.zattrs', globalAttrs);
+  await writeCoordinates(dir, meta, input);
+  const variables: Record<string, VariableInfo> = {};
+  for (const [name, v] of Object.entries(input.variables)) {
+    variables[name] = await writeVariable(dir, meta, input.grid, input.times.length, edge, name, v);
+  }
+  // Consolidated metadata (zarr.consolidate_metadata format 1): one read opens the whole store.
+  await writeFileSynced(join(dir, '.zmetadata'), asciiJson({ metadata: meta.docs, zarr_consolidated_format: 1 }));
+  for (const name of ['time', ...spatialDims(input.grid), ...(input.grid.kind === 'rotated_ll' ? [ROTATED_MAPPING, 'lat', 'lon'] : [])]) {
+    if (name !== 'time' || input.times.length > 0) await fsyncDir(join(dir, name));
+  }
+  await fsyncDir(dir);
+  return { chunk: { y: edge, x: edge }, variables };
+}
+
+export function isLittleEndian(): boolean {
+  return new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+}
