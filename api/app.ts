@@ -27,6 +27,7 @@ import { parseCorsOrigins, registerCors } from './plugins/cors.js';
 import healthRoutes from './routes/health.js';
 import weatherRoutes from './routes/weather.js';
 import widgetRoutes from './routes/widget.js';
+import rootRoutes from './routes/root.js';
 import { withRedaction } from './log-redaction.js';
 import { clientErrorHandler, frameworkErrors, requireHost } from './client-errors.js';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js';
@@ -98,5 +99,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes, opts.clock ? { clock: opts.clock } : {});
   await app.register(weatherRoutes);
   await app.register(widgetRoutes);
+  await app.register(rootRoutes);
   return app;
 }

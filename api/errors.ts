@@ -66,7 +66,7 @@ const EXAMPLE_MESSAGE: Record<ApiErrorCode, string> = {
   MISSING_KEY: 'API key missing: pass api_key=<key> or the X-API-Key header',
   INVALID_KEY: 'API key revoked',
   KEY_NOT_ALLOWED: 'this is a widget key: it works on widget.php only',
-  PLAN_REQUIRED: 'time: historical data needs the Business plan (this key: Developer)',
+  PLAN_REQUIRED: 'time: choosing the valid time, past or forecast, needs the Business plan (this key: Developer); without time= the answer is for now',
   NOT_FOUND: 'No data for the requested time (nwp covers 2026-11-25T00:00:00Z to 2026-11-27T00:00:00Z)',
   METHOD_NOT_ALLOWED: 'HEAD is not answered on /api/v1/weather.php (it would compute and spend quota): use GET',
   QUOTA_EXCEEDED: 'quota exceeded: 2 requests per minute on the Free plan; retry in 41 s',

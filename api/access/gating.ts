@@ -127,10 +127,14 @@ function requestedGroups(plan: Plan, fieldsParam: string): Set<FieldGroup> {
   return groups;
 }
 
-/** `time=` (historical data) needs Business: 403 otherwise. Call only when `time` is given. */
+/**
+ * `time=` needs Business, whatever instant it names: 403 otherwise. A past
+ * hour (history) and a later hour of the live forecast alike: below Business
+ * weather.php answers for now only. Call only when `time` is given.
+ */
 export function assertTimeAllowed(plan: Plan): void {
   if (!planAtLeast(plan, 'business')) {
-    throw new ApiError('PLAN_REQUIRED', `time: historical data needs the Business plan (this key: ${PLAN_LABEL[plan]})`);
+    throw new ApiError('PLAN_REQUIRED', `time: choosing the valid time, past or forecast, needs the Business plan (this key: ${PLAN_LABEL[plan]}); without time= the answer is for now`);
   }
 }
 

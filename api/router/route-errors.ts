@@ -5,7 +5,8 @@
  * - nothing feeds it at all → 503 DATA_NOT_AVAILABLE (nothing ingested yet);
  * - a product covers the point but not the time:
  *   - an explicit `time=` → 404 NOT_FOUND naming what is covered (the
- *     forecast's range, the reanalysis years present);
+ *     forecast's range, the reanalysis years present), and that history
+ *     for the year is absent when nothing is published for it;
  *   - the current time → 503 DATA_NOT_AVAILABLE: the client asked nothing
  *     wrong, the forecast is stale until the next ingest;
  * - no product's region holds the point → 404 NOT_FOUND naming the widest
@@ -64,7 +65,20 @@ function outsideError(misses: readonly RegionMiss[], point: { lat: number; lon: 
   );
 }
 
-export function noRouteError(what: string, misses: readonly Miss[], ctx: { timeRequested: boolean; lat: number; lon: number }): ApiError {
+/**
+ * For a `time=` in a year no published product touches and no period
+ * product names (none is published at all): history for that year is
+ * absent, which the forecast's range alone would not say.
+ */
+function historyNote(timeMisses: readonly Miss[], timeMs: number): string {
+  if (timeMisses.some((m) => m.why === 'period_missing')) return '';
+  const year = new Date(timeMs).getUTCFullYear();
+  const touches = timeMisses.some((m) => m.why === 'outside_time' && new Date(m.from).getUTCFullYear() <= year && new Date(m.to).getUTCFullYear() >= year);
+  const before = timeMisses.every((m) => m.why === 'outside_time' && timeMs < Date.parse(m.from));
+  return touches || !before ? '' : `; history for ${year} is not available: no reanalysis is published for ${year}`;
+}
+
+export function noRouteError(what: string, misses: readonly Miss[], ctx: { timeRequested: boolean; timeMs: number; lat: number; lon: number }): ApiError {
   if (misses.length === 0) return new ApiError('DATA_NOT_AVAILABLE', `No ${what} data has been published yet; try again after the next ingest`);
   const regionMisses = misses.filter((m): m is RegionMiss => m.why === 'outside_region');
   // A product that holds the point but not the time speaks first; a missing period (whose region is
@@ -74,7 +88,7 @@ export function noRouteError(what: string, misses: readonly Miss[], ctx: { timeR
   const timeMisses = misses.filter((m) => m.why === 'outside_time' || m.why === 'period_missing');
   if (timeMisses.length > 0) {
     return ctx.timeRequested
-      ? new ApiError('NOT_FOUND', `No data for the requested time (${coverage(timeMisses)})`)
+      ? new ApiError('NOT_FOUND', `No data for the requested time (${coverage(timeMisses)}${historyNote(timeMisses, ctx.timeMs)})`)
       : new ApiError('DATA_NOT_AVAILABLE', `The published forecast does not cover the current time (${coverage(timeMisses)}); a newer one has not been ingested yet`);
   }
   return new ApiError('DATA_NOT_AVAILABLE', `No ${what} data is available yet; try again after the next ingest`);

@@ -67,7 +67,7 @@ describe('weather.php validation', () => {
   });
 
   it('answers unknown routes with 404 in the same error shape', async () => {
-    for (const [method, path] of [['GET', '/api/v1/nothing.php'], ['GET', '/'], ['POST', W], ['DELETE', '/healthz']] as const) {
+    for (const [method, path] of [['GET', '/api/v1/nothing.php'], ['GET', '/api'], ['POST', W], ['DELETE', '/healthz']] as const) {
       const res = await keyedInject(app, { method, url: `${path}?${OK}` });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ error: { code: 'NOT_FOUND', message: `No such endpoint: ${method} ${path}` } });
