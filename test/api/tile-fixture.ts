@@ -5,6 +5,8 @@
  * values by hand, independently of the reader and the API.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp } from '../../api/app.js';
 import type { AccessPluginOptions } from '../../api/access/plugin.js';
 import type { Plan } from '../../api/access/contract.js';
 import { FileKeyStore, keysFilePath } from '../../api/access/key-store-file.js';
@@ -151,4 +153,23 @@ export function testAccess(dir: string): AccessPluginOptions {
 export function keyedInject(app: FastifyInstance, req: string | InjectOptions): Promise<LightMyRequestResponse> {
   const opts: InjectOptions = typeof req === 'string' ? { url: req } : req;
   return app.inject({ ...opts, headers: { ...(opts.headers ?? {}), 'x-api-key': TEST_KEY } });
+}
+
+/**
+ * For a describe block: the app over the main nwp fixture with TEST_KEY on
+ * `plan`, clock frozen at `nowMs`; built before its tests, closed after.
+ */
+export function mainFixtureApp(plan: Plan = 'business', nowMs = T0_MS + 10 * HOUR_MS): { app(): FastifyInstance; dir: string } {
+  const data = tempDataDir();
+  let app: FastifyInstance | undefined;
+  beforeAll(async () => {
+    await installTestKey(data.dir, plan);
+    await writeMainNwp(data.dir);
+    app = await buildApp({ dataDir: data.dir, access: testAccess(data.dir), clock: () => nowMs });
+  });
+  afterAll(async () => {
+    await app?.close();
+    data.cleanup();
+  });
+  return { app: () => app!, dir: data.dir };
 }

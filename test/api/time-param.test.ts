@@ -4,34 +4,21 @@
  * a year no reanalysis covers, with only the forecast published, says that
  * history for that year is absent as well as the forecast's range.
  */
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../api/app.js';
-import { HOUR_MS, T0_MS, tempDataDir, testAccess, writeMainNwp, installTestKey, keyedInject } from './tile-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { HOUR_MS, T0_MS, keyedInject, mainFixtureApp } from './tile-fixture.js';
 
 const W = '/api/v1/weather.php?lat=43.1&lon=11.2';
-const NOW = T0_MS + 10 * HOUR_MS;
-/** An hour inside the fixture's forecast (T0 .. T0 + 24 h), after now. */
+/** An hour inside the fixture's forecast (T0 .. T0 + 24 h), after the fixture's now (T0 + 10 h). */
 const LATER = new Date(T0_MS + 20 * HOUR_MS).toISOString().slice(0, 16);
 
 describe('time= refusals', () => {
   for (const plan of ['free', 'developer'] as const) {
     describe(`${plan} key`, () => {
-      const data = tempDataDir();
-      let app: FastifyInstance;
-      beforeAll(async () => {
-        await installTestKey(data.dir, plan);
-        await writeMainNwp(data.dir);
-        app = await buildApp({ dataDir: data.dir, access: testAccess(data.dir), clock: () => NOW });
-      });
-      afterAll(async () => {
-        await app?.close();
-        data.cleanup();
-      });
+      const fixture = mainFixtureApp(plan);
 
       it('a forecast hour is 403 saying time= needs Business, not that it is historical', async () => {
-        expect((await keyedInject(app, W)).statusCode).toBe(200);
-        const res = await keyedInject(app, `${W}&time=${LATER}`);
+        expect((await keyedInject(fixture.app(), W)).statusCode).toBe(200);
+        const res = await keyedInject(fixture.app(), `${W}&time=${LATER}`);
         expect(res.statusCode).toBe(403);
         const { code, message } = res.json().error;
         expect(code).toBe('PLAN_REQUIRED');
@@ -44,26 +31,16 @@ describe('time= refusals', () => {
   }
 
   describe('business key, forecast only (no reanalysis published)', () => {
-    const data = tempDataDir();
-    let app: FastifyInstance;
-    beforeAll(async () => {
-      await installTestKey(data.dir, 'business');
-      await writeMainNwp(data.dir);
-      app = await buildApp({ dataDir: data.dir, access: testAccess(data.dir), clock: () => NOW });
-    });
-    afterAll(async () => {
-      await app?.close();
-      data.cleanup();
-    });
+    const fixture = mainFixtureApp('business');
 
     it('a forecast hour is answered', async () => {
-      const res = await keyedInject(app, `${W}&time=${LATER}`);
+      const res = await keyedInject(fixture.app(), `${W}&time=${LATER}`);
       expect(res.statusCode).toBe(200);
       expect(res.json().valid_time).toBe(`${LATER}:00.000Z`);
     });
 
     it('1950 is 404 saying history for 1950 is not available, beside the forecast range', async () => {
-      const res = await keyedInject(app, `${W}&time=1950-06-01T12:00`);
+      const res = await keyedInject(fixture.app(), `${W}&time=1950-06-01T12:00`);
       expect(res.statusCode).toBe(404);
       const { message } = res.json().error;
       expect(message).toContain('nwp data covers 2024-06-21T00:00');
@@ -71,7 +48,7 @@ describe('time= refusals', () => {
     });
 
     it('after the forecast: the range only, no word of history', async () => {
-      const res = await keyedInject(app, `${W}&time=2024-06-25T00:00`);
+      const res = await keyedInject(fixture.app(), `${W}&time=2024-06-25T00:00`);
       expect(res.statusCode).toBe(404);
       expect(res.json().error.message).not.toMatch(/histor|reanalysis/);
     });
