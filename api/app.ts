@@ -29,7 +29,7 @@ import weatherRoutes from './routes/weather.js';
 import widgetRoutes from './routes/widget.js';
 import rootRoutes from './routes/root.js';
 import { withRedaction } from './log-redaction.js';
-import { clientErrorHandler, frameworkErrors, requireHost } from './client-errors.js';
+import { clientErrorHandler, frameworkErrors, refuseConnect, requireHttp1 } from './client-errors.js';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js';
 import { processEnv } from '../config/process-env.js';
 import { setting } from '../config/environment.js';
@@ -75,8 +75,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     http: { requireHostHeader: false, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) },
   });
   app.server.maxConnections = limits.maxConnections;
+  app.server.on('connect', refuseConnect);
   registerBatching(app);
-  app.addHook('onRequest', requireHost);
+  app.addHook('onRequest', requireHttp1);
   registerApiVersion(app);
   await app.register(timingPlugin);
   await app.register(securityHeaders);

@@ -12,7 +12,7 @@ export type ApiErrorCode =
   | 'KEY_NOT_ALLOWED' // 403: widget key on weather.php, origin not allowed
   | 'PLAN_REQUIRED' // 403: field group, time= or San Marino above the key's plan
   | 'NOT_FOUND' // 404: no data for that time or place
-  | 'METHOD_NOT_ALLOWED' // 405: an endpoint asked with a method it does not answer (HEAD on weather.php and widget.php)
+  | 'METHOD_NOT_ALLOWED' // 405: an endpoint asked with a method it does not answer (HEAD on weather.php and widget.php, POST, CONNECT)
   | 'QUOTA_EXCEEDED' // 429
   | 'TOO_MANY_REQUESTS' // 429: flood guard on refused requests
   | 'DATA_NOT_AVAILABLE' // 503: product not ingested yet

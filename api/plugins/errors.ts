@@ -13,8 +13,9 @@
  * - A refusal (4xx other than 429) then passes the access layer's refusal
  *   gate: 429 TOO_MANY_REQUESTS instead while the flood guard blocks the
  *   key or address (api/access/plugin.ts).
- * - Unknown routes: 404 NOT_FOUND naming method and path; HEAD on a GET
- *   route that does not answer HEAD (weather.php, widget.php): 405 METHOD_NOT_ALLOWED, Allow: GET.
+ * - Unknown routes: 404 NOT_FOUND naming method and path; a known path
+ *   asked with a method it does not answer (POST, HEAD on weather.php and
+ *   widget.php, ...): 405 METHOD_NOT_ALLOWED with `Allow` listing the ones it does.
  */
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -81,6 +82,9 @@ export async function toGatedFailure(error: FastifyError | Error, request: Fasti
   return typeof request.server.refusalGate === 'function' ? request.server.refusalGate(request, f) : f;
 }
 
+/** Methods a route may answer, for `Allow`. */
+const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
 async function errorsPlugin(fastify: FastifyInstance): Promise<void> {
   // Async: the refusal gate may ask Redis. The body is returned, not sent (Fastify sends what an async handler returns).
   fastify.setErrorHandler(async function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
@@ -91,9 +95,11 @@ async function errorsPlugin(fastify: FastifyInstance): Promise<void> {
 
   fastify.setNotFoundHandler(function notFound(request: FastifyRequest, reply: FastifyReply) {
     const path = request.url.split('?')[0] ?? request.url;
-    if (request.method === 'HEAD' && this.hasRoute({ method: 'GET', url: path })) {
-      reply.header('Allow', 'GET');
-      return send(reply, 405, 'METHOD_NOT_ALLOWED', `HEAD is not answered on ${path.slice(0, 200)} (it would compute and spend quota): use GET`);
+    const allow = ROUTE_METHODS.filter((method) => this.hasRoute({ method, url: path }));
+    if (allow.length > 0) {
+      reply.header('Allow', allow.join(', '));
+      const why = request.method === 'HEAD' ? ' (it would compute and spend quota)' : '';
+      return send(reply, 405, 'METHOD_NOT_ALLOWED', `${request.method} is not answered on ${path.slice(0, 200)}${why}: use ${allow.join(' or ')}`);
     }
     return send(reply, 404, 'NOT_FOUND', `No such endpoint: ${request.method} ${path.slice(0, 200)}`);
   });

@@ -25,8 +25,9 @@ const DESCRIPTION = `Point weather for Italy: interpolated, altitude-corrected v
 the fields of the key's plan (Free, Developer, Business). Every error is
 \`{"error":{"code","message"}}\`. Errors before any route (not valid HTTP, a
 request line and headers over 16 KiB, slow headers) carry the codes
-BAD_REQUEST (400), REQUEST_TOO_LARGE (431) and REQUEST_TIMEOUT (408); HEAD on
-weather.php and widget.php is 405 METHOD_NOT_ALLOWED. Every API answer carries
+BAD_REQUEST (400), REQUEST_TOO_LARGE (431) and REQUEST_TIMEOUT (408); a
+method an endpoint does not answer (HEAD on weather.php and widget.php, POST,
+...) is 405 METHOD_NOT_ALLOWED with Allow. Every API answer carries
 \`X-API-Version: ${API_VERSION}\`.`;
 
 const DOCS_CSP =

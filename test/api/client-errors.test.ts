@@ -4,41 +4,16 @@
  * (bodies parsed here by hand from the bytes on the wire), and a HEAD gets
  * no body. Before: Fastify's and Node's own shapes, or an empty body.
  */
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
 import { tempDataDir, installTestKey, testAccess } from './tile-fixture.js';
+import { parseResponse, rawExchange } from '../support/raw-http.js';
 
 let port = 0;
 
-/** Sends raw bytes, returns what came back until the server closed or went quiet. */
-function raw(request: string | Buffer): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const s = connect(port, '127.0.0.1');
-    let got = '';
-    const done = () => {
-      s.destroy();
-      resolve(got);
-    };
-    s.setTimeout(1500, done);
-    s.on('data', (d: Buffer) => {
-      got += d.toString('latin1');
-      const [head, body] = got.split('\r\n\r\n');
-      const len = /content-length: (\d+)/i.exec(head ?? '');
-      if (len && body !== undefined && Buffer.byteLength(body, 'latin1') >= Number(len[1]) && !/^HEAD/.test(String(request))) done();
-    });
-    s.on('end', done);
-    s.on('error', reject);
-    s.write(request);
-  });
-}
-
-function parse(response: string): { status: number; headers: string; body: string } {
-  const i = response.indexOf('\r\n\r\n');
-  const headers = response.slice(0, i);
-  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1]), headers, body: response.slice(i + 4) };
-}
+const raw = async (request: string | Buffer): Promise<string> => (await rawExchange(port, request)).text;
+const parse = parseResponse;
 
 describe('errors outside the routes', () => {
   const data = tempDataDir();
