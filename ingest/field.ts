@@ -17,8 +17,10 @@ export interface SourceField {
   standardName?: string;
   /** Source units string ('K', 'kg m**-2', 'm', '%', ...). */
   units: string;
-  /** Vertical level, when the source gives one ('heightAboveGround' 2, 'surface' 0, 'depthBelowLandLayer' 7, ...). */
-  level?: { type: string; value: number };
+  /** Vertical level, when the source gives one ('heightAboveGround' 2, 'surface' 0, 'depthBelowLandLayer' 7, ...); soil layers in cm, with their bottom when known. */
+  level?: { type: string; value: number; bottomCm?: number };
+  /** GRIB2 discipline.category.number (WMO code table 4.2) and the originating centre, for parameters ecCodes does not name. */
+  gribParameter?: { code: string; centre?: string };
   /** Analysis/run time the field belongs to (equals validTime for analyses and reanalyses). */
   referenceTime: Date;
   /** Time the values are valid at (end of the interval for accumulations). */

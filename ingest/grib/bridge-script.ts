@@ -84,6 +84,8 @@ KEYS = [
     ("angleOfRotationInDegrees", "d"), ("angleOfRotation", "d"), ("uvRelativeToGrid", "i"),
     ("dataDate", "i"), ("dataTime", "i"), ("second", "i"),
     ("stepType", "s"), ("stepUnits", "i"), ("startStep", "i"), ("endStep", "i"),
+    ("typeOfFirstFixedSurface", "i"), ("scaleFactorOfFirstFixedSurface", "i"), ("scaledValueOfFirstFixedSurface", "i"),
+    ("typeOfSecondFixedSurface", "i"), ("scaleFactorOfSecondFixedSurface", "i"), ("scaledValueOfSecondFixedSurface", "i"),
 ]
 
 def get(h, key, kind):

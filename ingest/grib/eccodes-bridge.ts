@@ -59,6 +59,13 @@ export interface GribMeta {
   stepUnits: number | null;
   startStep: number | null;
   endStep: number | null;
+  /** GRIB2 fixed surfaces (code table 4.5) and their values, scaledValue × 10^−scaleFactor in the table's unit. */
+  typeOfFirstFixedSurface: number | null;
+  scaleFactorOfFirstFixedSurface: number | null;
+  scaledValueOfFirstFixedSurface: number | null;
+  typeOfSecondFixedSurface: number | null;
+  scaleFactorOfSecondFixedSurface: number | null;
+  scaledValueOfSecondFixedSurface: number | null;
 }
 
 export interface DecodedMessage {

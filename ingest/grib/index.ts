@@ -8,6 +8,7 @@ import { open } from 'node:fs/promises';
 import { ReadError, type Reader, type SourceField } from '../field.js';
 import { decodeGribFile, type DecodedMessage } from './eccodes-bridge.js';
 import { gribGrid } from './grid-def.js';
+import { gribLevel, gribParameter } from './level.js';
 import { normaliseScanning } from './scanning.js';
 import { gribTimes } from './time-keys.js';
 
@@ -51,7 +52,10 @@ export function messageToField(msg: DecodedMessage): SourceField {
   if (longName) field.longName = longName;
   const standardName = known(meta.cfName);
   if (standardName) field.standardName = standardName;
-  if (meta.typeOfLevel !== null && meta.level !== null) field.level = { type: meta.typeOfLevel, value: meta.level };
+  const level = gribLevel(meta);
+  if (level) field.level = level;
+  const parameter = gribParameter(meta);
+  if (parameter) field.gribParameter = meta.centre ? { code: parameter, centre: meta.centre } : { code: parameter };
   if (meta.uvRelativeToGrid === 1) field.vectorAxes = 'grid';
   else if (meta.uvRelativeToGrid === 0) field.vectorAxes = 'earth';
   return field;

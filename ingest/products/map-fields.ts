@@ -74,22 +74,26 @@ export function mapFields(product: Product, tagged: readonly TaggedField[]): Map
       out.skipped.push(skip(t, m.reason));
       continue;
     }
-    const rule = unitRule(f.units, m.spec.units);
+    const rule = unitRule(m.units, m.spec.units);
     if (!rule) {
-      out.skipped.push(skip(t, `${m.variable}: units '${f.units}' cannot be converted to '${m.spec.units}'`));
+      out.skipped.push(skip(t, `${m.variable}: units '${m.units}' cannot be converted to '${m.spec.units}'`));
       continue;
     }
     matchedFiles.add(t.file);
     if (m.spec.aggregation === 'amount' || m.spec.aggregation === 'mean') {
       if (rule.kind === 'value') {
-        out.skipped.push(skip(t, `${m.variable}: '${f.units}' is not an amount or a rate`));
+        out.skipped.push(skip(t, `${m.variable}: '${m.units}' is not an amount or a rate`));
         continue;
       }
       pending.push({ tagged: t, variable: m.variable, spec: m.spec, rule, startMs: explicitStart(f) });
       continue;
     }
     if (rule.kind !== 'value') {
-      out.skipped.push(skip(t, `${m.variable}: '${f.units}' is an amount, expected an instantaneous value`));
+      out.skipped.push(skip(t, `${m.variable}: '${m.units}' is an amount, expected an instantaneous value`));
+      continue;
+    }
+    if (emptyStatistic(f)) {
+      out.skipped.push(skip(t, `${m.variable}: a ${f.stepType} over a zero-length interval (step ${f.validTime.toISOString()} = its start) holds no value: missing there`));
       continue;
     }
     out.fields.push(instantField(t, m.variable, m.spec, rule));
@@ -134,6 +138,16 @@ function explicitStart(f: SourceField): number | null {
     return f.referenceTime.getTime();
   }
   return null;
+}
+
+/**
+ * A maximum, minimum, mean or accumulation over a zero-length interval:
+ * DWD ICON's VMAX_10M and TOT_PREC at step 0 are encoded so, filled with
+ * zeros (nothing has been computed yet). Stored, the gust would read 0 m/s
+ * at the run's first hour; dropped, that step is missing (null).
+ */
+function emptyStatistic(f: SourceField): boolean {
+  return f.stepType !== 'instant' && f.intervalStart !== undefined && f.intervalStart.getTime() === f.validTime.getTime();
 }
 
 function instantField(t: TaggedField, variable: string, spec: VariableSpec, rule: { scale: number; offset: number }): CanonicalField {

@@ -35,6 +35,8 @@ export interface VariableSpec {
    * ERA5 0/7/28/100); a field without a level matches by name alone.
    */
   layerCm?: readonly [number, number];
+  /** A field at one depth below the surface, cm (ICON's T_SO: a layer's temperature at its middle). */
+  depthCm?: number;
   /** CF long_name / standard_name written into the store. */
   longName: string;
   standardName?: string;
@@ -42,6 +44,13 @@ export interface VariableSpec {
   names: readonly string[];
   /** GRIB paramIds (ecCodes parameter database) that mean this variable. */
   paramIds?: readonly number[];
+  /**
+   * GRIB2 parameters (`discipline.category.number`, optionally `@centre` for
+   * a centre's local numbers) that mean this variable when ecCodes names
+   * them under no shortName, with the unit of their code table (ecCodes then
+   * gives none): ICON-2I's ASWDIR_S and W_SO under centre 80.
+   */
+  gribParameters?: Readonly<Record<string, string>>;
   /** CF standard_names that mean this variable (used when the name is not recognised). */
   standardNames?: readonly string[];
   /** Values outside this range (canonical units) are missing: e.g. a DEM's 9999 "no data". */

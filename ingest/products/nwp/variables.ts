@@ -3,7 +3,9 @@
  * producers give them.
  *
  * Sources: ecCodes parameter database (ECMWF IFS / ERA5 shortNames and
- * paramIds; DWD/COSMO local definitions used by ICON, ICON-2I and COSMO-2I),
+ * paramIds; DWD/COSMO local definitions used by ICON, ICON-2I and COSMO-2I:
+ * ICON-2I's files carry centre 80, whose `cnmc` tables name T_2M `2t`,
+ * TOT_PREC `tp`, VMAX_10M `vmax_10m`, WW `ww` but not ASWDIR_S/ASWDIFD_S),
  * the DWD ICON open-data variable list (upper-case names), ERA5/ERA5-Land
  * NetCDF names from the CDS, CMIP/CF names (tas, psl, ...). Every table entry
  * matches on its own key too, so a file already in canonical naming ingests.
@@ -116,6 +118,8 @@ export const NWP_VARIABLES = {
     standardName: 'surface_direct_downwelling_shortwave_flux_in_air',
     names: ['fdir', 'aswdir_s'],
     paramIds: [228021],
+    // ICON's local parameter (DWD and ICON-2I, centre 80, whose ecCodes tables lack it): mean since the run start.
+    gribParameters: { '0.4.198@edzw': 'W m-2', '0.4.198@cnmc': 'W m-2' },
     standardNames: ['surface_direct_downwelling_shortwave_flux_in_air'],
   },
   longwave_radiation: {
@@ -168,6 +172,7 @@ export const NWP_AUXILIARY = {
     units: 'W/m²', aggregation: 'mean', precision: 0.1, interpolation: 'linear', min: 0,
     longName: 'surface diffuse downwelling shortwave radiation', standardName: 'surface_diffuse_downwelling_shortwave_flux_in_air',
     names: ['aswdifd_s'],
+    gribParameters: { '0.4.199@edzw': 'W m-2', '0.4.199@cnmc': 'W m-2' },
     standardNames: ['surface_diffuse_downwelling_shortwave_flux_in_air'],
   },
   net_shortwave_radiation: {

@@ -47,6 +47,12 @@ export function meta(over: Partial<GribMeta>): GribMeta {
     startStep: null,
     endStep: null,
     uvRelativeToGrid: null,
+    typeOfFirstFixedSurface: null,
+    scaleFactorOfFirstFixedSurface: null,
+    scaledValueOfFirstFixedSurface: null,
+    typeOfSecondFixedSurface: null,
+    scaleFactorOfSecondFixedSurface: null,
+    scaledValueOfSecondFixedSurface: null,
   };
   return { ...empty, ...over };
 }
