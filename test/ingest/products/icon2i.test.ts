@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runIngest, type IngestReport } from '../../../ingest/pipeline.js';
-import { TileStore } from '../../../tiles/reader.js';
+import { TileStore } from '../../../tiles/read/reader.js';
 import { ICON, orographyCells, orographyHeights, writeIconFile } from '../../support/icon-grib.js';
 import { describeShared } from '../../support/shared-data.js';
 
