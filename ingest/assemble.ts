@@ -51,7 +51,7 @@ function newer(candidate: CanonicalField, current: CanonicalField): boolean {
 export function toWriterInput(product: Product, stack: VariableStack, source: ProductVersionInput['source']): ProductVersionInput {
   const variables: Record<string, VariableInput> = {};
   for (const [name, spec] of Object.entries(product.variables)) {
-    const meta = variableMeta(spec);
+    const meta = variableMeta(spec, product.searchRadiusKm);
     const stat = stack.statics.get(name);
     const ser = stack.series.get(name);
     if (stat) variables[name] = { ...meta, values: [stat], static: true };
@@ -60,21 +60,28 @@ export function toWriterInput(product: Product, stack: VariableStack, source: Pr
   return { product: product.name, grid: stack.grid, times: product.static ? [] : stack.times, variables, source, meta: productMeta(product) };
 }
 
-/** What a variables-table entry tells the tile writer about one variable (all but its values). */
-export function variableMeta(spec: StoredVariableSpec): Omit<VariableInput, 'values'> {
+/**
+ * What a variables-table entry tells the tile writer about one variable (all
+ * but its values); a masked one also carries its product's search radius.
+ */
+export function variableMeta(spec: StoredVariableSpec, searchRadiusKm?: number): Omit<VariableInput, 'values'> {
   return {
     units: spec.units, precision: spec.precision, longName: spec.longName, ...(spec.standardName ? { standardName: spec.standardName } : {}),
-    interpolation: spec.interpolation, mask: spec.mask, block: spec.block,
+    interpolation: spec.interpolation, mask: spec.mask, ...maskRadius(spec, searchRadiusKm), block: spec.block,
   };
 }
 
-/** What the catalogue entry tells the manifest (tiles/manifest.ts): layout, feeds, priority, region, search radius. */
+/** The search radius a masked variable carries into the manifest (none for unmasked ones). */
+export function maskRadius(spec: Pick<StoredVariableSpec, 'mask'>, searchRadiusKm: number | undefined): { searchRadiusKm?: number } {
+  return spec.mask !== 'any' && searchRadiusKm !== undefined ? { searchRadiusKm } : {};
+}
+
+/** What the catalogue entry tells the manifest (tiles/manifest.ts): layout, feeds, priority, region. */
 export function productMeta(product: Product): ProductMeta {
   return {
     layout: product.layout,
     feeds: product.feeds,
     priority: product.priority,
     ...(product.region ? { region: product.region } : {}),
-    ...(product.searchRadiusKm !== undefined ? { searchRadiusKm: product.searchRadiusKm } : {}),
   };
 }

@@ -38,6 +38,13 @@ export interface VariableInfo {
   interpolation: Interpolation;
   mask: NeighbourMask;
   /**
+   * Masked variables: how far (km, great circle) from the point the centre of
+   * a cell of the mask's kind may lie and still count; no such cell within
+   * it, and the variable is null there. The variables of one kind in a store
+   * share one radius (the nearest-cell indices are computed with it).
+   */
+  search_radius_km?: number;
+  /**
    * Cache group: variables read together by the same requests share decoded
    * blocks in the reader's cache (tiles/read/block.ts), so a request decodes only
    * the groups it reads.
@@ -79,7 +86,7 @@ export interface Manifest {
   feeds: string[];
   /** Among products feeding one group and covering a point and time, the highest priority answers. */
   priority: number;
-  /** Masked variables: how far (km) a point may be from the nearest cell of the right kind. */
+  /** Stores written before the radius moved into each masked variable's entry: the one radius of them all. */
   search_radius_km?: number;
   /** Where the data came from: file names, model, run; 'sample' marks demo data. */
   source: { files: string[]; model?: string; run?: string; sample?: boolean; note?: string };

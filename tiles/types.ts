@@ -24,6 +24,8 @@ export interface VariableInput {
   interpolation?: Interpolation;
   /** Neighbour mask (default 'any'); 'sea'/'land' need the store's land_sea_mask (tiles/masks.ts). */
   mask?: NeighbourMask;
+  /** Masked variables (required for them): the search radius, km (manifest `search_radius_km`). */
+  searchRadiusKm?: number;
   /** Cache group (default 'main'): variables read together (tiles/read/block.ts). */
   block?: string;
 }
@@ -40,7 +42,6 @@ export interface ProductMeta {
   feeds?: readonly string[];
   /** Default 0. */
   priority?: number;
-  searchRadiusKm?: number;
   derivedFrom?: { product: string; version: string; resolution?: string };
 }
 

@@ -1,13 +1,14 @@
 /**
  * A tile-writer input completed with what the product catalogue says, as an
  * ingest run writes it: each variable's read rule, mask and cache group from
- * the product's tables (or the precomputed indices' catalogue), and the
+ * the product's tables (or the precomputed indices' catalogue), a masked
+ * variable's search radius from the product's entry, and the
  * product's layout, feeds, priority and region. For stores written without
  * the ingest pipeline (benchmark data, test fixtures, sample data), so they
  * carry the same manifest contract as ingested ones.
  */
 import type { ProductVersionInput, VariableInput } from '../../tiles/types.js';
-import { productMeta } from '../assemble.js';
+import { maskRadius, productMeta } from '../assemble.js';
 import { INDEX_BLOCK, INDEX_VARIABLES } from '../indices/catalogue.js';
 import { getProduct } from './registry.js';
 
@@ -18,7 +19,7 @@ export function withCatalogue(input: ProductVersionInput): ProductVersionInput {
     const spec = product.variables[name];
     const index = (INDEX_VARIABLES as Record<string, { interpolation: 'linear' | 'nearest' } | undefined>)[name];
     variables[name] = spec
-      ? { interpolation: spec.interpolation, mask: spec.mask, block: spec.block, ...v }
+      ? { interpolation: spec.interpolation, mask: spec.mask, ...maskRadius(spec, product.searchRadiusKm), block: spec.block, ...v }
       : index ? { interpolation: index.interpolation, mask: 'any', block: INDEX_BLOCK, ...v } : v;
   }
   return { ...input, variables, meta: { ...productMeta(product), ...input.meta } };

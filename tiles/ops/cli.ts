@@ -137,7 +137,8 @@ async function point(args: string[]): Promise<number> {
     console.log(`${product} at ${lat}, ${lon}, ${s.time} (version ${m.version}${m.source.sample ? ', SAMPLE DATA' : ''})`);
     for (const [k, v] of Object.entries(values)) console.log(`  ${k.padEnd(28)} ${v === null ? 'missing' : v} ${m.variables[k]?.units ?? ''}`);
     for (const [kind, d] of Object.entries(distance ?? {})) {
-      console.log(`  ${`${kind} cells at`.padEnd(28)} ${d === null ? `none within ${m.search_radius_km} km` : `${d} km`}`);
+      const radius = Object.values(m.variables).find((v) => v.mask === kind)?.search_radius_km ?? m.search_radius_km;
+      console.log(`  ${`${kind} cells at`.padEnd(28)} ${d === null ? `none within ${radius} km` : `${d} km`}`);
     }
   }
   return 0;

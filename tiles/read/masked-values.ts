@@ -32,8 +32,8 @@ export function applyMasks(
       });
       const nearestCell = [0, 1, 2, 3].map((k) => unpack(raw[auxAt + 8 * code + 2 * k]!, nearestVar));
       choice = maskChoice({
-        grid: vs.grid, lat: pt.lat, lon: pt.lon, weights: pt.weights, order: pt.order, cellFlat: pt.cellFlat,
-        ofKind, nearestCell, searchRadiusKm: vs.searchRadiusKm,
+        grid: vs.grid, lat: pt.lat, lon: pt.lon, weights: pt.weights, order: pt.order, cellKm: pt.cellKm,
+        ofKind, nearestCell, searchRadiusKm: vs.searchRadiusKm[code]!,
       });
     }
     out[kind] = choice.mode === 'none' ? null : Math.round(choice.distanceKm * 1000) / 1000;

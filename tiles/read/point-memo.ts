@@ -9,6 +9,7 @@
  */
 import { gridIndexOf } from '../../geo/grid.js';
 import { bilinearNeighbourhood, bracketTime, newNeighbourhood, newTimeBracket } from './interpolate.js';
+import { distanceToCellKm } from './point-rules.js';
 import type { VersionState } from './version-state.js';
 
 export class PointMemo {
@@ -27,6 +28,8 @@ export class PointMemo {
   readonly cellFlat = new Int32Array(4);
   /** The neighbours by decreasing bilinear weight (nearest first; ties by index): for 'nearest' variables and masks. */
   readonly order = new Int8Array(4);
+  /** Per neighbour: great-circle distance (km) from the point to its cell's centre; only in stores with masked variables (search radius). */
+  readonly cellKm = new Float64Array(4);
   /** All four neighbours in one chunk (most points: the chunk edge is 32 cells). */
   oneChunk = false;
 
@@ -49,6 +52,7 @@ export class PointMemo {
       this.chunkIdx[k] = ty * ncx + tx;
       this.cellOff[k] = (j - ty * cy) * cx + (i - tx * cx);
       this.cellFlat[k] = j * vs.grid.nx + i;
+      this.cellKm[k] = vs.maskVar ? distanceToCellKm(vs.grid, lat, lon, this.cellFlat[k]!) : NaN;
     }
     sortByWeight(this.weights, this.order);
     const c = this.chunkIdx;

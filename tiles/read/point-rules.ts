@@ -70,7 +70,7 @@ export function bilinearValue(raw: Float64Array, at: number, w: number, u: Unpac
 
 /** How the masked variables of one kind are read at a point. */
 export type MaskChoice =
-  /** Some neighbours are of the kind: bilinear over them (weights), distance to the nearest of them (0 when it is the point's own cell). */
+  /** Some neighbours within the radius are of the kind: bilinear over them (weights), distance to the nearest of them (0 when it is the point's own cell). */
   | { mode: 'bilinear'; weights: Float64Array; allowed: boolean[]; distanceKm: number }
   /** None is: the copy held by neighbour k (ingest/masks.ts) of the cell `distanceKm` away. */
   | { mode: 'copy'; k: number; distanceKm: number }
@@ -84,11 +84,12 @@ export interface MaskInputs {
   /** Bilinear weights and the neighbours by decreasing weight. */
   weights: Float64Array;
   order: Int8Array;
-  /** Per neighbour: its flat cell index and whether it is of the kind. */
-  cellFlat: Int32Array;
+  /** Per neighbour: the distance (km) from the point to its cell's centre, and whether it is of the kind. */
+  cellKm: Float64Array;
   ofKind: readonly boolean[];
   /** Per neighbour: the flat index of the nearest cell of the kind (NaN: none within the radius). */
   nearestCell: readonly number[];
+  /** The kind's search radius (manifest): a cell of the kind farther than this from the point does not count. */
   searchRadiusKm: number;
 }
 
@@ -100,12 +101,13 @@ export function distanceToCellKm(grid: GridDef, lat: number, lon: number, flat: 
 }
 
 export function maskChoice(m: MaskInputs): MaskChoice {
-  // Only neighbours that carry bilinear weight count: a point on a land cell's centre has its sea neighbours at weight 0.
+  // Only neighbours that carry bilinear weight count (a point on a land cell's centre has its sea neighbours at
+  // weight 0), and only within the radius: on a coarse grid a neighbour of the kind can lie far beyond it.
   const weights = new Float64Array(4);
   const allowed = [false, false, false, false];
   let any = false;
   for (let k = 0; k < 4; k++) {
-    if (m.ofKind[k] && m.weights[k]! > 0) {
+    if (m.ofKind[k] && m.weights[k]! > 0 && m.cellKm[k]! <= m.searchRadiusKm) {
       weights[k] = m.weights[k]!;
       allowed[k] = true;
       any = true;
@@ -118,7 +120,7 @@ export function maskChoice(m: MaskInputs): MaskChoice {
       for (let r = 1; r < 4; r++) {
         const k = m.order[r]!;
         if (allowed[k]) {
-          distanceKm = distanceToCellKm(m.grid, m.lat, m.lon, m.cellFlat[k]!);
+          distanceKm = m.cellKm[k]!;
           break;
         }
       }

@@ -66,7 +66,8 @@ export interface VersionState {
   /** Masked stores: land_sea_mask and the nearest-cell indices (tiles/masks.ts); null when absent. */
   maskVar: VarState | null;
   nearestVar: [VarState | null, VarState | null, VarState | null];
-  searchRadiusKm: number;
+  /** Per mask code: the search radius (km) of the variables masked with it (NaN: none is). */
+  searchRadiusKm: [number, number, number];
   /** Block (kind k, tile c) has cache id idBase + k × nChunks + c. */
   idBase: number;
   /**
@@ -188,7 +189,7 @@ export function versionState(key: string, productDir: string, m: Manifest, idBas
     staticNames,
     maskVar: vars.get(LAND_SEA_MASK) ?? null,
     nearestVar: [null, vars.get(nearestCellVariable('sea')) ?? null, vars.get(nearestCellVariable('land')) ?? null],
-    searchRadiusKm: m.search_radius_km ?? 0,
+    searchRadiusKm: searchRadii(dir, m, vars),
     idBase,
     slots: new Array<ChunkData | undefined>(span).fill(undefined),
     slotTouchedS: new Float64Array(span),
@@ -199,6 +200,25 @@ export function versionState(key: string, productDir: string, m: Manifest, idBas
   };
   vs.lists.push(resolveList(vs, allNames), resolveList(vs, staticNames));
   return vs;
+}
+
+/**
+ * The search radius of each mask kind, from its variables' manifest entries
+ * (a store written before they carried one: the manifest's single radius).
+ * A masked variable without one, or two radii for one kind, is refused: a
+ * guess would serve values from cells the product never meant to reach.
+ */
+function searchRadii(dir: string, m: Manifest, vars: Map<string, VarState>): [number, number, number] {
+  const radii: [number, number, number] = [NaN, NaN, NaN];
+  for (const v of vars.values()) {
+    if (v.mask === MASK_ANY) continue;
+    const r = m.variables[v.name]!.search_radius_km ?? m.search_radius_km;
+    if (!(r! > 0)) throw new Error(`${dir}: masked variable '${v.name}' has no search_radius_km in the manifest`);
+    const had = radii[v.mask]!;
+    if (had === had && had !== r) throw new Error(`${dir}: variables masked alike have search radii ${had} and ${r} km (one per kind)`);
+    radii[v.mask] = r!;
+  }
+  return radii;
 }
 
 /** Number of ids a version reserves. */

@@ -92,7 +92,6 @@ export function buildManifest(input: ProductVersionInput, version: string, publi
     region: meta.region ?? { name: `${input.product} grid`, bbox: gridBounds(input.grid) },
     feeds: [...(meta.feeds ?? [])],
     priority: meta.priority ?? 0,
-    ...(meta.searchRadiusKm !== undefined ? { search_radius_km: meta.searchRadiusKm } : {}),
     source: input.source,
     ...(meta.derivedFrom ? { derived_from: meta.derivedFrom } : {}),
   };

@@ -100,7 +100,7 @@ export function variableAttrs(
   grid: GridDef,
   opts: {
     static: boolean; units: string; longName?: string; standardName?: string; scale?: number; offset?: number; precision: number;
-    interpolation: string; mask: string;
+    interpolation: string; mask: string; searchRadiusKm?: number | undefined;
   },
 ): Attrs {
   const dims = spatialDims(grid);
@@ -114,7 +114,10 @@ export function variableAttrs(
   a.precision = opts.precision;
   // Meteopunto's read rules, for tools that open the store directly (the manifest is authoritative).
   a.interpolation = opts.interpolation;
-  if (opts.mask !== 'any') a.neighbour_mask = opts.mask;
+  if (opts.mask !== 'any') {
+    a.neighbour_mask = opts.mask;
+    a.search_radius_km = opts.searchRadiusKm!;
+  }
   if (grid.kind === 'rotated_ll') {
     a.grid_mapping = ROTATED_MAPPING;
     a.coordinates = 'lat lon';

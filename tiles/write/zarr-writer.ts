@@ -57,6 +57,11 @@ export function validateInput(input: ProductVersionInput): void {
     if (v.block !== undefined && !BLOCK_NAME.test(v.block)) throw new RangeError(`${where}: variable '${name}' has an invalid block name '${v.block}'`);
     const mask = v.mask ?? 'any';
     if (mask !== 'any') {
+      if (!(v.searchRadiusKm! > 0 && Number.isFinite(v.searchRadiusKm))) {
+        throw new RangeError(`${where}: variable '${name}' is ${mask}-masked, so it needs a search radius in km > 0 (got ${v.searchRadiusKm})`);
+      }
+      const other = names.find((n) => n !== name && input.variables[n]!.mask === mask && input.variables[n]!.searchRadiusKm !== v.searchRadiusKm);
+      if (other) throw new RangeError(`${where}: ${mask}-masked variables '${name}' and '${other}' have different search radii (one per kind: the nearest-cell indices use it)`);
       for (const needed of [LAND_SEA_MASK, nearestCellVariable(mask)]) {
         if (!input.variables[needed]?.static) throw new RangeError(`${where}: variable '${name}' is ${mask}-masked, so the store needs the static variable '${needed}' (tiles/masks.ts)`);
       }
@@ -142,7 +147,7 @@ async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTime
     zarray(shape, chunks, int16 ? '<i2' : '<f4', int16 ? INT16_FILL : 'NaN', true, [shuffleFilter(int16 ? 2 : 4)]),
     variableAttrs(grid, {
       static: isStatic, units: v.units, longName: v.longName, standardName: v.standardName, precision: v.precision,
-      interpolation: v.interpolation ?? 'linear', mask: v.mask ?? 'any',
+      interpolation: v.interpolation ?? 'linear', mask: v.mask ?? 'any', searchRadiusKm: v.searchRadiusKm,
       ...(packing.dtype === 'int16' ? { scale: packing.scale, offset: packing.offset } : {}),
     }),
   );
@@ -172,6 +177,7 @@ async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTime
     ...(isStatic ? { static: true } : {}),
     interpolation: v.interpolation ?? 'linear',
     mask: v.mask ?? 'any',
+    ...(v.mask && v.mask !== 'any' ? { search_radius_km: v.searchRadiusKm! } : {}),
     block: v.block ?? 'main',
   };
   return info;

@@ -6,7 +6,9 @@
  * - at land grid nodes the stored layers equal the file's (moisture within
  *   0.002 m³/m³, temperature within 0.02 °C after K → °C);
  * - a point whose neighbours mix land and sea gets the land value only
- *   (ERA5 writes ~0 m³/m³ over the sea: a sea value would show);
+ *   (ERA5 writes ~0 m³/m³ over the sea: a sea value would show) when that
+ *   land cell lies within the 25 km search radius, and null when it does not
+ *   (distances by the haversine written here, land cells by slt > 0);
  * - over open sea, beyond the search radius of any land cell, soil is null;
  * - over real HTTP, Business keys get `soil`, a Developer key asking for it
  *   gets 403 naming the plan.
@@ -28,6 +30,8 @@ import { writeProductVersion } from '../../../tiles/write/writer.js';
 import { dataFile, describeShared } from '../../support/shared-data.js';
 
 const FILE = dataFile('era5-soil-nw-italy/soil-surface-level-mix.grib');
+/** The radius docs/soil.md promises. */
+const RADIUS_KM = 25;
 const T = Date.UTC(2022, 0, 1);
 const LAYERS = ['0_7', '7_28', '28_100', '100_289'];
 
@@ -40,6 +44,25 @@ function gribValues(shortName: string): Map<string, number> {
     m.set(`${lat},${lon}`, v!);
   }
   return m;
+}
+
+/** Great-circle distance, km, on the sphere of radius 6371.0088 km (the mean Earth radius). */
+function haversineKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const r = Math.PI / 180;
+  const a = Math.sin(((lat2 - lat1) * r) / 2) ** 2 + Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin(((lon2 - lon1) * r) / 2) ** 2;
+  return 2 * 6371.0088 * Math.asin(Math.sqrt(a));
+}
+
+/** The land grid nodes of the file (soil type slt > 0) and the distance from (lat, lon) to the nearest one. */
+function nearestLandKm(lat: number, lon: number): { km: number; node: string } {
+  let best = { km: Infinity, node: '' };
+  for (const [node, slt] of gribValues('slt')) {
+    if (!(slt > 0)) continue;
+    const [la, lo] = node.split(',').map(Number);
+    const km = haversineKm(lat, lon, la!, lo!);
+    if (km < best.km) best = { km, node };
+  }
+  return best;
 }
 
 describeShared('soil: the real ERA5 file through ingest, the tile reader and weather.php', () => {
@@ -100,13 +123,37 @@ describeShared('soil: the real ERA5 file through ingest, the tile reader and wea
 
   it('never gives a sea value to a point between land and sea, and nothing far out at sea', async () => {
     const moisture = gribValues('swvl1');
-    // Neighbours (42,8) (42,10) (44,10) are sea (slt 0), (44,8) land: the land cell's value alone.
-    const mixed = await tiles.sample('soil', 43, 8.5, T);
+    // Neighbours (42,8) (42,10) (44,10) are sea (slt 0), (44,8) land and ~20 km away: the land cell's value alone.
+    const near = nearestLandKm(43.85, 8.15);
+    expect(near.node).toBe('44,8');
+    expect(near.km).toBeLessThan(RADIUS_KM);
+    const mixed = await tiles.sample('soil', 43.85, 8.15, T);
     expect(moisture.get('42,8')!).toBeLessThan(0.001);
     expect(Math.abs(mixed.values.soil_moisture_0_7cm! - moisture.get('44,8')!)).toBeLessThan(0.002);
+    // (44,8) is also the point's own (nearest) cell: distance 0 by the documented convention.
+    expect(mixed.distanceKm?.land).toBe(0);
     // All four neighbours sea and every land cell ~200 km away.
     const sea = await tiles.sample('soil', 40.5, 7, T);
     expect(sea.distanceKm?.land).toBeNull();
+  });
+
+  it('a sea point farther than 25 km from every land cell gets nothing, even with a land neighbour (regression: 137 km)', async () => {
+    // The same four neighbours, but (44,8) is ~137 km from (43, 9): it does not count.
+    const far = nearestLandKm(43, 9);
+    expect(far.node).toBe('44,8');
+    expect(far.km).toBeGreaterThan(130);
+    const s = await tiles.sample('soil', 43, 9, T);
+    expect(s.distanceKm?.land).toBeNull();
+    for (const layer of LAYERS) expect(s.values[`soil_moisture_${layer}cm`]).toBeNull();
+    // Just outside the radius along the same meridian: nothing; just inside: the land value.
+    const lon = 8;
+    const outside = 44 - (RADIUS_KM + 1) / 111.195;
+    const inside = 44 - (RADIUS_KM - 1) / 111.195;
+    expect(nearestLandKm(outside, lon).km).toBeGreaterThan(RADIUS_KM);
+    expect(nearestLandKm(inside, lon).km).toBeLessThan(RADIUS_KM);
+    expect((await tiles.sample('soil', outside, lon, T)).distanceKm?.land).toBeNull();
+    const within = await tiles.sample('soil', inside, lon, T);
+    expect(Math.abs(within.values.soil_moisture_0_7cm! - gribValues('swvl1').get('44,8')!)).toBeLessThan(0.002);
   });
 
   it('weather.php: soil for Business keys (land value, null at sea), 403 for a Developer key asking for it', async () => {
@@ -126,6 +173,9 @@ describeShared('soil: the real ERA5 file through ingest, the tile reader and wea
     const sea = await get('lat=40.5&lon=7', keys.business!);
     expect(sea.status).toBe(200);
     expect(sea.body.soil).toBeNull();
+    const beyond = await get('lat=43&lon=9', keys.business!);
+    expect(beyond.status).toBe(200);
+    expect(beyond.body.soil).toBeNull();
     const dev = await get('lat=46&lon=8', keys.developer!);
     expect(dev.body).not.toHaveProperty('soil');
     const asked = await get('lat=46&lon=8&fields=soil', keys.developer!);

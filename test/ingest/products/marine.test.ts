@@ -90,7 +90,7 @@ describeShared('product marine on the real Copernicus SST L4 and WAM GRIB1 files
     const m = new TileStore(sstData).manifest('marine')!;
     expect(m.variables.sea_surface_temperature!.units).toBe('°C');
     expect(m.variables.sea_surface_temperature!.mask).toBe('sea');
-    expect(m.search_radius_km).toBe(MARINE_SEARCH_RADIUS_KM);
+    expect(m.variables.sea_surface_temperature!.search_radius_km).toBe(MARINE_SEARCH_RADIUS_KM);
     // The steps of the coordinate arrays, not 0.05.
     expect(m.grid.dx).toBeCloseTo((36.325 + 18.125) / 1088, 5);
     expect(m.grid.dy).toBeCloseTo((46.025 - 30.125) / 317, 5);

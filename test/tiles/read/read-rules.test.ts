@@ -125,11 +125,11 @@ describe('sea-masked variables take sea cells only', () => {
   beforeAll(async () => {
     await writeProductVersion(root, {
       ...input('marine', GRID, hourlyTimes(1), {
-        sea_surface_temperature: { units: '°C', precision: 0.01, mask: 'sea', values: [values] },
+        sea_surface_temperature: { units: '°C', precision: 0.01, mask: 'sea', searchRadiusKm: radiusKm, values: [values] },
         land_sea_mask: { units: '1', precision: 0.01, static: true, interpolation: 'nearest', values: [land] },
         nearest_sea_cell: { units: '1', precision: 1, static: true, interpolation: 'nearest', values: [nearestSea] },
       }),
-      meta: { feeds: ['coastal'], searchRadiusKm: radiusKm },
+      meta: { feeds: ['coastal'] },
     });
   });
 
@@ -168,9 +168,57 @@ describe('sea-masked variables take sea cells only', () => {
     expect(s.distanceKm!.sea).toBeNull();
   });
 
-  it('a masked variable without the mask helpers is refused at write time', async () => {
+  it('the manifest carries the radius in the masked variable\'s entry', () => {
+    const m = new TileStore(root).manifest('marine')!;
+    expect(m.variables.sea_surface_temperature!.search_radius_km).toBe(radiusKm);
+    expect(m.variables.land_sea_mask!.search_radius_km).toBeUndefined();
+  });
+
+  it('a masked variable without the mask helpers, or without a radius, is refused at write time', async () => {
     await expect(writeProductVersion(tempRoot('nomask'), input('marine', GRID, hourlyTimes(1), {
-      sea_surface_temperature: { units: '°C', precision: 0.01, mask: 'sea', values: [values] },
+      sea_surface_temperature: { units: '°C', precision: 0.01, mask: 'sea', searchRadiusKm: radiusKm, values: [values] },
     }))).rejects.toThrow(/land_sea_mask/);
+    await expect(writeProductVersion(tempRoot('noradius'), input('marine', GRID, hourlyTimes(1), {
+      sea_surface_temperature: { units: '°C', precision: 0.01, mask: 'sea', values: [values] },
+      land_sea_mask: { units: '1', precision: 0.01, static: true, interpolation: 'nearest', values: [land] },
+      nearest_sea_cell: { units: '1', precision: 1, static: true, interpolation: 'nearest', values: [nearestSea] },
+    }))).rejects.toThrow(/search radius/);
+  });
+});
+
+describe('a cell of the kind beyond the search radius does not count, even as a neighbour (regression: 137 km on a 2° grid)', () => {
+  const root = tempRoot('radius');
+  const radiusKm = 10;
+  /** 4 × 3 cells of 0.5°: land in columns 0 and 1 (lon 10.0, 10.5), sea in 2 and 3 (11.0, 11.5); SST 20 + column. */
+  const COARSE: RegularLatLonGrid = { kind: 'regular_ll', nx: 4, ny: 3, x0: 10, y0: 44, dx: 0.5, dy: 0.5 };
+  const cells = COARSE.nx * COARSE.ny;
+  const land = Float32Array.from({ length: cells }, (_, c) => (c % COARSE.nx < 2 ? 1 : 0));
+  // Sea cells are their own nearest; land cells are ≥ 39 km from any sea cell, beyond 10 km: none.
+  const nearestSea = Float32Array.from({ length: cells }, (_, c) => (land[c] ? NaN : c));
+  const sst = Float32Array.from({ length: cells }, (_, c) => (land[c] ? NaN : 20 + (c % COARSE.nx)));
+
+  beforeAll(async () => {
+    await writeProductVersion(root, input('marine', COARSE, hourlyTimes(1), {
+      sea_surface_temperature: { units: '°C', precision: 0.01, mask: 'sea', searchRadiusKm: radiusKm, values: [sst] },
+      land_sea_mask: { units: '1', precision: 0.01, static: true, interpolation: 'nearest', values: [land] },
+      nearest_sea_cell: { units: '1', precision: 1, static: true, interpolation: 'nearest', values: [nearestSea] },
+    }));
+  });
+
+  it('a point whose sea neighbour carries bilinear weight but lies beyond the radius: null', async () => {
+    // lon 10.6 on row 0: column 1 (land) weight 0.8, column 2 (sea) weight 0.2, 0.4° of longitude away.
+    expect(haversineKm(44, 10.6, 44, 11)).toBeGreaterThan(31);
+    const s = await new TileStore(root).sample('marine', 44, 10.6, T0, ['sea_surface_temperature']);
+    expect(s.values.sea_surface_temperature).toBeNull();
+    expect(s.distanceKm!.sea).toBeNull();
+  });
+
+  it('a point within the radius of the same sea cell gets its value and distance', async () => {
+    // lon 10.95: column 2's centre is 0.05° away.
+    const d = haversineKm(44, 10.95, 44, 11);
+    expect(d).toBeLessThan(radiusKm);
+    const s = await new TileStore(root).sample('marine', 44, 10.95, T0, ['sea_surface_temperature']);
+    expect(s.values.sea_surface_temperature).toBeCloseTo(22, 2);
+    expect(s.distanceKm!.sea).toBe(0);
   });
 });
