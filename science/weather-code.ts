@@ -6,9 +6,11 @@
  *
  * Note on semantics: WMO ww 0–3 describe the CHANGE of the sky during the past
  * hour; like Open-Meteo we use them for cloud amount (clear / mainly clear /
- * partly cloudy / overcast). Open-Meteo uses 96 for a strong thunderstorm and
- * 99 for a heavy one (WMO: thunderstorm with slight / heavy hail); the
- * condition identifiers follow Open-Meteo, since that is what derived codes mean.
+ * partly cloudy / overcast). Every other code means what WMO-No. 306 (Manual
+ * on Codes, Vol. I.1, code table 4677) says: 96 is a slight or moderate
+ * thunderstorm WITH HAIL, 99 a heavy one with hail (Open-Meteo's enum names
+ * them "strong" and "heavy"; a product's 96 reports hail, not strength), and
+ * 48 is fog depositing rime (galaverna; brina is hoar frost, not rime).
  */
 
 /** One row of the code table. */
@@ -32,7 +34,7 @@ export const WEATHER_CODES = {
   2: { condition: 'partly_cloudy', it: 'parzialmente nuvoloso', icon: 'partly-cloudy', dayNight: true, openMeteo: 'partlyCloudy' },
   3: { condition: 'overcast', it: 'coperto', icon: 'overcast', dayNight: false, openMeteo: 'overcast' },
   45: { condition: 'fog', it: 'nebbia', icon: 'fog', dayNight: false, openMeteo: 'fog' },
-  48: { condition: 'rime_fog', it: 'nebbia con brina', icon: 'fog', dayNight: false, openMeteo: 'depositingRimeFog' },
+  48: { condition: 'rime_fog', it: 'nebbia con galaverna', icon: 'fog', dayNight: false, openMeteo: 'depositingRimeFog' },
   51: { condition: 'light_drizzle', it: 'pioviggine debole', icon: 'drizzle', dayNight: false, openMeteo: 'lightDrizzle' },
   53: { condition: 'drizzle', it: 'pioviggine', icon: 'drizzle', dayNight: false, openMeteo: 'moderateDrizzle' },
   55: { condition: 'dense_drizzle', it: 'pioviggine intensa', icon: 'drizzle', dayNight: false, openMeteo: 'denseDrizzle' },
@@ -53,8 +55,8 @@ export const WEATHER_CODES = {
   85: { condition: 'light_snow_showers', it: 'rovesci di neve deboli', icon: 'snow-showers', dayNight: true, openMeteo: 'slightSnowShowers' },
   86: { condition: 'heavy_snow_showers', it: 'rovesci di neve forti', icon: 'snow-showers', dayNight: true, openMeteo: 'heavySnowShowers' },
   95: { condition: 'thunderstorm', it: 'temporale', icon: 'thunderstorm', dayNight: false, openMeteo: 'thunderstormSlightOrModerate' },
-  96: { condition: 'thunderstorm_strong', it: 'temporale forte', icon: 'thunderstorm', dayNight: false, openMeteo: 'thunderstormStrong' },
-  99: { condition: 'thunderstorm_heavy', it: 'temporale violento con grandine', icon: 'thunderstorm-hail', dayNight: false, openMeteo: 'thunderstormHeavy' },
+  96: { condition: 'thunderstorm_hail', it: 'temporale con grandine', icon: 'thunderstorm-hail', dayNight: false, openMeteo: 'thunderstormStrong' },
+  99: { condition: 'thunderstorm_heavy_hail', it: 'temporale forte con grandine', icon: 'thunderstorm-hail', dayNight: false, openMeteo: 'thunderstormHeavy' },
 } as const satisfies Record<number, WeatherCodeSpec>;
 
 /** A code of the subset. */
@@ -103,12 +105,12 @@ export interface WeatherState {
   capeJPerKg?: number;
   /** Lifted index, K. */
   liftedIndexK?: number;
-  /** Wind gusts, m/s. */
-  gustsMs?: number;
   /** Horizontal visibility, m. */
   visibilityM?: number;
-  /** Categorical freezing rain flag (1 = yes). */
+  /** Categorical freezing rain flag from a model that has one (GFS CFRZR); overrides the diagnosis from temperature2mC. */
   freezingRain?: boolean;
+  /** 2 m temperature, °C: at or below 0 °C, mostly liquid precipitation (snow known) is freezing rain or drizzle. */
+  temperature2mC?: number;
   /** Length of the step the amounts refer to, h (default 1). */
   stepHours?: number;
 }
@@ -119,22 +121,32 @@ export const SNOW_CM_PER_MM_WATER = 0.7;
 /**
  * Derive a WMO 4677 code from model fields, for products with no weather code.
  *
- * Decision order and thresholds, per hour (amounts are divided by stepHours);
- * those of Open-Meteo's WeatherCode.calculate(), after the COSMO scheme
- * (Hoffmann, COSMO Newsletter 6) and DWD Promet 28:
+ * Decision order and thresholds, per hour (amounts are divided by stepHours),
+ * those of Open-Meteo's WeatherCode.calculate() (open-meteo/open-meteo,
+ * Sources/App/Helper/WeatherCode.swift, after the COSMO scheme, Hoffmann,
+ * COSMO Newsletter 6, and DWD Promet 28), freezing precipitation checked
+ * right after thunderstorms as there:
  *  1. thunderstorm: CAPE ≥ 2000 J/kg and (lifted index ≤ −3 K or unknown) →
- *     96 when gusts ≥ 18 km/h or precipitation ≥ 10 mm/h, else 95;
- *  2. showers (convective precipitation > 0 or CAPE ≥ 800 J/kg): snow
+ *     95. Never 96 or 99: WMO 4677 gives those to a thunderstorm with hail
+ *     observed, and no field a model here carries diagnoses hail (Open-Meteo
+ *     calls gusts ≥ 18 km/h "strong" and codes them 96, which would report
+ *     hail in nearly every derived thunderstorm);
+ *  2. freezing precipitation (the model's flag, else 2 m temperature ≤ 0 °C
+ *     with at least half the water falling liquid — the AMS Glossary of
+ *     Meteorology's freezing rain/drizzle: liquid drops that freeze on impact
+ *     with a surface at or below 0 °C): 0.1–0.5 mm/h → 56, 0.5–1.3 → 57,
+ *     1.3–2.5 → 66, ≥ 2.5 → 67;
+ *  3. showers (convective precipitation > 0 or CAPE ≥ 800 J/kg): snow
  *     0.01–0.8 cm/h → 85, ≥ 0.8 → 86; rain 1.3–2.5 mm/h → 80, ≥ 2.5 → 81
  *     (less than 1.3 mm/h falls through to the drizzle/rain steps);
- *  3. snowfall: 0.01–0.2 cm/h → 71, 0.2–0.8 → 73, ≥ 0.8 → 75;
- *  4. freezing rain flag: 0.1–0.5 mm/h → 56, 0.5–1.3 → 57, 1.3–2.5 → 66, ≥ 2.5 → 67;
+ *  4. snowfall: 0.01–0.2 cm/h → 71, 0.2–0.8 → 73, ≥ 0.8 → 75;
  *  5. precipitation: 0.1–0.5 mm/h → 51, 0.5–1.0 → 53, 1.0–1.3 → 55,
  *     1.3–2.5 → 61, 2.5–7.6 → 63, ≥ 7.6 → 65;
  *  6. fog: visibility ≤ 1000 m → 45;
  *  7. cloud cover: < 20 % → 0, < 50 → 1, < 80 → 2, else 3.
  * Intervals are [lower, upper). Snowfall, if not given, is
- * precipitation × snowfallFraction × 0.7 cm/mm.
+ * precipitation × snowfallFraction × 0.7 cm/mm. Without snowfall or a snow
+ * fraction the phase is unknown and no freezing precipitation is diagnosed.
  *
  * @returns WMO 4677 code, or NaN when cloud cover or precipitation is not finite
  */
@@ -143,14 +155,19 @@ export function weatherCodeFromState(state: WeatherState): number {
   if (!Number.isFinite(cloudCoverPct) || !Number.isFinite(precipitationMm)) return NaN;
   const dt = state.stepHours && state.stepHours > 0 ? state.stepHours : 1;
   const precip = Math.max(0, precipitationMm) / dt;
-  const snowCm =
-    state.snowfallCm !== undefined && Number.isFinite(state.snowfallCm)
-      ? Math.max(0, state.snowfallCm) / dt
-      : precip * clamp01(state.snowfallFraction ?? 0) * SNOW_CM_PER_MM_WATER;
+  const snowGiven = state.snowfallCm !== undefined && Number.isFinite(state.snowfallCm);
+  const snowCm = snowGiven ? Math.max(0, state.snowfallCm!) / dt : precip * clamp01(state.snowfallFraction ?? 0) * SNOW_CM_PER_MM_WATER;
+  const phaseKnown = snowGiven || (state.snowfallFraction !== undefined && Number.isFinite(state.snowfallFraction));
+  const t2m = state.temperature2mC;
+  const freezing = state.freezingRain ?? (phaseKnown && t2m !== undefined && t2m <= 0 && snowCm / SNOW_CM_PER_MM_WATER <= precip / 2);
   const cape = state.capeJPerKg;
 
-  if (cape !== undefined && cape >= 2000 && (state.liftedIndexK === undefined || state.liftedIndexK <= -3)) {
-    return (state.gustsMs ?? 0) >= 18 / 3.6 || precip >= 10 ? 96 : 95;
+  if (cape !== undefined && cape >= 2000 && (state.liftedIndexK === undefined || state.liftedIndexK <= -3)) return 95;
+  if (freezing) {
+    if (precip >= 2.5) return 67;
+    if (precip >= 1.3) return 66;
+    if (precip >= 0.5) return 57;
+    if (precip >= 0.1) return 56;
   }
   if ((state.convectivePrecipitationMm ?? 0) > 0 || (cape ?? 0) >= 800) {
     if (snowCm >= 0.8) return 86;
@@ -161,12 +178,6 @@ export function weatherCodeFromState(state: WeatherState): number {
   if (snowCm >= 0.8) return 75;
   if (snowCm >= 0.2) return 73;
   if (snowCm >= 0.01) return 71;
-  if (state.freezingRain) {
-    if (precip >= 2.5) return 67;
-    if (precip >= 1.3) return 66;
-    if (precip >= 0.5) return 57;
-    if (precip >= 0.1) return 56;
-  }
   if (precip >= 7.6) return 65;
   if (precip >= 2.5) return 63;
   if (precip >= 1.3) return 61;

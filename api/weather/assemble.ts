@@ -82,6 +82,7 @@ export function assembleFree(inp: FreeInputs): { fields: FreeFields; basis: Free
       cloudCoverPct: finite(vals.cloud_cover),
       precipitationMm: finite(vals.precipitation),
       snowfallFraction: finite(vals.snowfall_fraction),
+      temperatureC: tempC,
       stepHours: inp.stepHours,
     },
     isDaytime(new Date(inp.validTimeMs), inp.lat, inp.lon),

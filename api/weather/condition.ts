@@ -1,7 +1,9 @@
 /**
  * `condition` and `icon` of weather.php: from the product's WMO 4677
  * `weather_code` when it has one at the point, else a code derived from cloud
- * cover, precipitation and snow fraction (science/ weatherCodeFromState);
+ * cover, precipitation, snow fraction and the temperature the response
+ * reports (freezing precipitation at or below 0 °C; science/
+ * weatherCodeFromState);
  * the icon's day/night variant from the Sun's elevation at the valid time.
  *
  * Day: apparent sunrise to sunset, i.e. geometric solar elevation above
@@ -30,6 +32,8 @@ export interface ConditionInputs {
   precipitationMm: number | null;
   /** Snow fraction of the precipitation, 0..1. */
   snowfallFraction: number | null;
+  /** 2 m temperature at the point, °C (altitude-corrected, as the response reports it). */
+  temperatureC: number | null;
   /** Hours of the step the precipitation amount covers (api/weather/step.ts); default 1. */
   stepHours?: number;
 }
@@ -65,6 +69,7 @@ export function currentCondition(inputs: ConditionInputs, isDay: boolean): Condi
       cloudCoverPct: inputs.cloudCoverPct,
       precipitationMm: inputs.precipitationMm,
       ...(inputs.snowfallFraction !== null ? { snowfallFraction: inputs.snowfallFraction } : {}),
+      ...(inputs.temperatureC !== null ? { temperature2mC: inputs.temperatureC } : {}),
       ...(inputs.stepHours !== undefined ? { stepHours: inputs.stepHours } : {}),
     });
     if (Number.isFinite(derived)) {

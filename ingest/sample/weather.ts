@@ -231,7 +231,7 @@ export function weatherAt(ctx: WeatherContext, time: Date): HourFields {
       out.fdir[k] = direct * 3600;
       out.strd[k] = lw * 3600;
       out.tco3[k] = du * KG_PER_M2_PER_DU;
-      out.ww[k] = weatherCodeFromState({ cloudCoverPct: tcc * 100, precipitationMm: precipMm, snowfallFraction: snowFrac, convectivePrecipitationMm: conv, stepHours: 1 });
+      out.ww[k] = weatherCodeFromState({ cloudCoverPct: tcc * 100, precipitationMm: precipMm, snowfallFraction: snowFrac, convectivePrecipitationMm: conv, temperature2mC: tC, stepHours: 1 });
     }
   }
   for (let k = 0; k < n; k++) msl[k] = msl[k]! * 100; // hPa → Pa, as ERA5 writes it

@@ -32,7 +32,7 @@ const NOT_CHECKED: Record<string, Record<string, string>> = {
   },
   wmo_weather_codes: {
     wmo_4677_text:
-      'the library follows Open-Meteo semantics (ww 0-3 as cloud amount, 96/99 strong/heavy thunderstorm), not the WMO wording',
+      'codes 0-3: the library follows Open-Meteo (cloud amount), not the WMO wording (change of the sky); the other codes are checked',
   },
   et0_fao56: {
     et0_mm: "Open-Meteo's own hourly variant (T+273.16 with W/m2 mixed into Rso, RH-based night Rs/Rso, 10 m log wind) is a different implementation from FAO-56 eq. 53 / ASCE-EWRI as RefET computes it, which the library follows",
@@ -355,6 +355,15 @@ quantity('wmo_weather_codes', (c) => {
     expect(d.weatherCodeSpec(i.weather_code)!.openMeteo).toBe(c.expected.openmeteo_identifier);
     expect(d.weatherCondition(i.weather_code, true).condition).not.toBe('unknown');
     mark('wmo_weather_codes', c, 'openmeteo_identifier');
+    if (i.weather_code >= 4) {
+      // The Italian label carries the WMO row's hail, freezing and rime.
+      const text = c.expected.wmo_4677_text as string;
+      const label = d.weatherCodeSpec(i.weather_code)!.it;
+      expect(label.includes('grandine'), `${label} / ${text}`).toBe(/with hail/.test(text));
+      expect(/congelant/.test(label), `${label} / ${text}`).toBe(/freezing/.test(text) && !/not freezing/.test(text));
+      expect(/galaverna/.test(label), `${label} / ${text}`).toBe(/rime/.test(text));
+      mark('wmo_weather_codes', c, 'wmo_4677_text');
+    }
   } else {
     const code = d.weatherCodeFromState({
       cloudCoverPct: i.cloud_cover_pct,

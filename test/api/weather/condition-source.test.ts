@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { assembleFree } from '../../../api/weather/assemble.js';
 import { currentCondition, isDaytime } from '../../../api/weather/condition.js';
 import { temperatureSource } from '../../../api/weather/source.js';
 import { altitudeCorrection } from '../../../api/weather/altitude.js';
@@ -21,7 +22,7 @@ describe('day or night from the Sun', () => {
 });
 
 describe('condition and icon', () => {
-  const none = { weatherCode: null, cloudCoverPct: null, precipitationMm: null, snowfallFraction: null };
+  const none = { weatherCode: null, cloudCoverPct: null, precipitationMm: null, snowfallFraction: null, temperatureC: null };
 
   it('uses the product weather code, with day and night icons', () => {
     expect(currentCondition({ ...none, weatherCode: 0 }, true)).toMatchObject({ condition: 'clear', icon: 'clear-day', codeSource: 'product' });
@@ -37,6 +38,16 @@ describe('condition and icon', () => {
     // 3 mm/h of rain → 63; the same as snow (fraction 1): 3 × 0.7 = 2.1 cm/h → 75
     expect(currentCondition({ ...none, cloudCoverPct: 100, precipitationMm: 3 }, true)).toMatchObject({ code: 63 });
     expect(currentCondition({ ...none, cloudCoverPct: 100, precipitationMm: 3, snowfallFraction: 1 }, true)).toMatchObject({ code: 75, condition: 'heavy_snow' });
+  });
+
+  it('derives freezing rain from the temperature it reports (WMO 4677 66: rain, freezing, slight)', () => {
+    // 2 mm/h, all liquid, at −1.5 °C: freezes on impact; at +1.5 °C it is plain rain (61); as snow at −1.5 °C: snow.
+    const rain = { ...none, cloudCoverPct: 100, precipitationMm: 2, snowfallFraction: 0 };
+    expect(currentCondition({ ...rain, temperatureC: -1.5 }, true)).toMatchObject({ code: 66, condition: 'light_freezing_rain', icon: 'freezing-rain' });
+    expect(currentCondition({ ...rain, temperatureC: 1.5 }, true)).toMatchObject({ code: 61, condition: 'light_rain' });
+    expect(currentCondition({ ...rain, snowfallFraction: 1, temperatureC: -1.5 }, true)).toMatchObject({ code: 75 });
+    // 0.3 mm/h at 0 °C: freezing drizzle, slight (56).
+    expect(currentCondition({ ...rain, precipitationMm: 0.3, temperatureC: 0 }, true)).toMatchObject({ code: 56, condition: 'light_freezing_drizzle' });
   });
 
   it('is null when nothing is known', () => {
@@ -63,12 +74,25 @@ describe('temperature_source', () => {
 });
 
 describe('interpolated weather codes', () => {
-  const base = { weatherCode: null, cloudCoverPct: null, precipitationMm: null, snowfallFraction: null };
+  const base = { weatherCode: null, cloudCoverPct: null, precipitationMm: null, snowfallFraction: null, temperatureC: null };
   it('treats a fractional code (neighbours disagree) as no code and derives one', () => {
     // 32 = a bilinear mix of 3 and 61: meaningless as WMO 4677
     expect(currentCondition({ ...base, weatherCode: 32, cloudCoverPct: 90, precipitationMm: 0 }, true)).toMatchObject({ code: 32, codeSource: 'product' });
     expect(currentCondition({ ...base, weatherCode: 31.7, cloudCoverPct: 90, precipitationMm: 0 }, true)).toMatchObject({ code: 3, codeSource: 'derived' });
     expect(currentCondition({ ...base, weatherCode: 2.99999, cloudCoverPct: 10, precipitationMm: 0 }, true)).toMatchObject({ code: 3, codeSource: 'product' });
     expect(currentCondition({ ...base, weatherCode: 1.5 }, true)).toMatchObject({ code: 2, codeSource: 'product' });
+  });
+});
+
+describe('the derived condition uses the temperature the response reports', () => {
+  it('a grid at +1 °C and 0 m read for a point at 400 m (−1.6 °C by the 6.5 K/km lapse rate) gives freezing rain', () => {
+    const values = { temperature_2m: 1, elevation: 0, cloud_cover: 100, precipitation: 2, snowfall_fraction: 0, weather_code: null };
+    const at = (altM: number) => assembleFree({
+      lat: 45, lon: 9, altM, product: 'nwp', resolution: '2.2 km', sample: false,
+      now: { time: '2026-01-10T12:00:00Z', values }, validTimeMs: Date.parse('2026-01-10T12:00:00Z'), stepHours: 1, pastTempC: null, demElevationM: null,
+    }).fields;
+    // 1 − 0.0065 × 400 = −1.6 °C: rain that freezes on impact, WMO 4677 66.
+    expect(at(400)).toMatchObject({ temperature: -1.6, condition: 'light_freezing_rain' });
+    expect(at(0)).toMatchObject({ temperature: 1, condition: 'light_rain' });
   });
 });
