@@ -21,7 +21,7 @@ import { buildApp } from '../api/app.js';
 import accessPlugin from '../api/access/plugin.js';
 import timingPlugin, { elapsedMs } from '../api/plugins/timing.js';
 import { registerBatching } from '../api/plugins/batching.js';
-import { FIELD_GROUPS } from '../api/access/contract.js';
+import { FIELD_GROUPS } from '../api/fields/registry.js';
 import type { PointQuery } from '../api/weather/service.js';
 import { TileStore } from '../tiles/read/reader.js';
 import { benchAccessEnv } from './api-key.js';

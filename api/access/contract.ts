@@ -35,10 +35,6 @@ export interface AccessContext {
   origins?: readonly string[];
 }
 
-/** Field groups selectable with `fields=` on weather.php. */
-export const FIELD_GROUPS = ['coastal', 'soil', 'cams', 'frost', 'et0', 'wbgt'] as const;
-export type FieldGroup = (typeof FIELD_GROUPS)[number];
-
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the access plugin on routes with `config.endpoint`; null elsewhere. */

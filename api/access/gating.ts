@@ -4,75 +4,20 @@
  * functions; refusals are ApiErrors (400 INVALID_PARAMETER, 403 PLAN_REQUIRED
  * naming the plan needed).
  *
- * Field groups and the response fields they select:
- *
- * | group   | response fields          | min. plan |
- * |---------|--------------------------|-----------|
- * | cams    | air_quality, pollen      | Developer |
- * | frost   | frost                    | Developer |
- * | et0     | et0                      | Developer |
- * | wbgt    | wbgt                     | Developer |
- * | coastal | coastal                  | Business  |
- * | soil    | soil                     | Business  |
- *
- * Fields outside every group come whenever the plan allows them: the Free
- * fields and `elapsed_ms` always, `comfort` and `uv_index` from Developer.
+ * Each field group's plan, `fields=` name and response fields are its
+ * builder's (api/fields/registry.ts).
  */
 import { ApiError } from '../errors.js';
 import { isInSanMarino } from '../../geo/regions.js';
-import { FIELD_GROUPS, PLANS, type FieldGroup, type Plan } from './contract.js';
+import { PLANS, type Plan } from './contract.js';
 import { PLAN_LABEL, higherPlan, planAtLeast } from './plans.js';
-
-export { FIELD_GROUPS, type FieldGroup };
-
-/** The lowest plan that receives each group. */
-export const GROUP_MIN_PLAN = {
-  cams: 'developer',
-  frost: 'developer',
-  et0: 'developer',
-  wbgt: 'developer',
-  coastal: 'business',
-  soil: 'business',
-} as const satisfies Record<FieldGroup, Plan>;
-
-/** The top-level response fields each group selects. */
-export const GROUP_FIELDS = {
-  cams: ['air_quality', 'pollen'],
-  frost: ['frost'],
-  et0: ['et0'],
-  wbgt: ['wbgt'],
-  coastal: ['coastal'],
-  soil: ['soil'],
-} as const satisfies Record<FieldGroup, readonly string[]>;
-
-/** Fields no group selects, with the lowest plan that receives them. */
-export const BASE_FIELD_MIN_PLAN = {
-  icon: 'free',
-  condition: 'free',
-  temperature: 'free',
-  temperature_source: 'free',
-  dew_point: 'free',
-  humidity: 'free',
-  pressure_msl: 'free',
-  wind_speed: 'free',
-  wind_direction: 'free',
-  wind_gust: 'free',
-  temperature_trend_3h: 'free',
-  elapsed_ms: 'free',
-  comfort: 'developer',
-  uv_index: 'developer',
-} as const satisfies Record<string, Plan>;
-
-export type GroupField = (typeof GROUP_FIELDS)[FieldGroup][number];
-export type BaseField = keyof typeof BASE_FIELD_MIN_PLAN;
-/** Every top-level field weather.php can return. */
-export type ResponseField = BaseField | GroupField;
+import { BASE_FIELD_MIN_PLAN, FIELD_GROUPS, GROUP_FIELDS, GROUP_MIN_PLAN, type FieldGroup } from '../fields/registry.js';
 
 export interface ResolvedFields {
   /** Groups to compute and return. */
   groups: ReadonlySet<FieldGroup>;
   /** Top-level response fields to return: base fields of the plan plus the groups' fields. */
-  fields: ReadonlySet<ResponseField>;
+  fields: ReadonlySet<string>;
 }
 
 const GROUP_SET: ReadonlySet<string> = new Set(FIELD_GROUPS);
@@ -88,8 +33,8 @@ export function resolveFields(plan: Plan, fieldsParam: string | undefined): Reso
 }
 
 function withFields(plan: Plan, groups: ReadonlySet<FieldGroup>): ResolvedFields {
-  const fields = new Set<ResponseField>();
-  for (const [field, min] of Object.entries(BASE_FIELD_MIN_PLAN) as Array<[BaseField, Plan]>) {
+  const fields = new Set<string>();
+  for (const [field, min] of Object.entries(BASE_FIELD_MIN_PLAN)) {
     if (planAtLeast(plan, min)) fields.add(field);
   }
   for (const g of groups) for (const f of GROUP_FIELDS[g]) fields.add(f);
@@ -118,7 +63,7 @@ function requestedGroups(plan: Plan, fieldsParam: string): Set<FieldGroup> {
   const groups = new Set(items as FieldGroup[]);
   const above = [...groups].filter((g) => !planAtLeast(plan, GROUP_MIN_PLAN[g]));
   if (above.length > 0) {
-    const needed = above.map((g) => GROUP_MIN_PLAN[g] as Plan).reduce(higherPlan);
+    const needed = above.map((g) => GROUP_MIN_PLAN[g]).reduce(higherPlan);
     throw new ApiError(
       'PLAN_REQUIRED',
       `fields: ${above.join(', ')} need${above.length > 1 ? '' : 's'} the ${PLAN_LABEL[needed]} plan (this key: ${PLAN_LABEL[plan]})`,

@@ -12,13 +12,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { strictQuery, parseUtcDateTime } from '../validation/strict-query.js';
 import { WEATHER_NUMBER_PARAMS, WEATHER_TIME_PARAMS, WeatherQuerySchema, type WeatherQuery } from '../weather/schema.js';
-import { weatherResponses, type WeatherResponse } from '../weather/response-schema.js';
+import { weatherResponses, type WeatherResponse } from '../fields/response-schema.js';
 import type { ObserveRequest } from '../weather/service.js';
 import { DECIMALS, roundTo } from '../weather/precision.js';
 import { elapsedMs } from '../plugins/timing.js';
 import { assertPointAllowed, assertTimeAllowed, resolveFields } from '../access/gating.js';
 import { WEATHER_SECURITY } from '../plugins/openapi.js';
-import type { FieldGroup, Plan } from '../access/contract.js';
+import type { Plan } from '../access/contract.js';
+import type { FieldGroup } from '../fields/registry.js';
 import { ApiError } from '../errors.js';
 import { HISTORY_START_ISO, HISTORY_START_MS } from '../../tiles/history-start.js';
 

@@ -21,7 +21,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { assertPointAllowed } from '../access/gating.js';
 import { toGatedFailure } from '../plugins/errors.js';
 import { strictQuery } from '../validation/strict-query.js';
-import { WEATHER_NUMBER_PARAMS, type FreeFields } from '../weather/schema.js';
+import { WEATHER_NUMBER_PARAMS } from '../weather/schema.js';
+import type { FreeFields } from '../fields/base/schema.js';
 import { WIDGET_SECURITY } from '../plugins/openapi.js';
 import { CONTENT_TYPE, renderRefusal, renderWidget } from '../widget/render.js';
 import { refusalReason } from '../widget/refusal.js';

@@ -1,15 +1,12 @@
 /**
- * weather.php's schemas: the single source of its query and response types
- * (TypeBox → JSON Schema for Fastify's validator and serialiser). The
- * response schema lists every field, so nothing unlisted can leak and
- * serialisation is compiled (fast-json-stringify).
- *
- * The response schema is composed from the response builders'
- * properties (./response-schema.ts); the Free fields are defined here.
+ * weather.php's query schema and error responses: the single source of their
+ * types (TypeBox → JSON Schema for Fastify's validator and serialiser). Its
+ * 200 schema is composed from the field groups (api/fields/response-schema.ts).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { errorResponseSchema } from '../errors.js';
 import { ISO_DATETIME_PATTERN } from '../validation/strict-query.js';
+import { FIELD_GROUPS } from '../fields/registry.js';
 
 /** Geographic bounds the spec gives for weather.php, degrees. */
 export const LAT_RANGE = { min: 35, max: 48 } as const;
@@ -31,37 +28,10 @@ export const WeatherQuerySchema = Type.Object({
   alt: Type.Optional(Type.Number({ minimum: ALT_RANGE.min, maximum: ALT_RANGE.max, description: 'altitude of the point, metres above sea level' })),
   time: Type.Optional(Type.String({ pattern: ISO_DATETIME_PATTERN, description: 'valid time, ISO 8601 UTC (Business plan)' })),
   // Read by the access layer (api/access): declared so their types are known.
-  fields: Type.Optional(Type.String({ maxLength: 200, description: 'comma-separated field groups' })),
+  fields: Type.Optional(Type.String({ maxLength: 200, description: `comma-separated field groups: ${FIELD_GROUPS.join(', ')}` })),
   api_key: Type.Optional(Type.String({ maxLength: 200, description: 'API key' })),
 });
 export type WeatherQuery = Static<typeof WeatherQuerySchema>;
-
-/** A number that may be null (fast-json-stringify handles a type list without anyOf). */
-const NullableNumber = (description: string) => Type.Unsafe<number | null>({ type: ['number', 'null'], description });
-const NullableString = (description: string) => Type.Unsafe<string | null>({ type: ['string', 'null'], description });
-
-export const TrendSchema = Type.Object({
-  delta: Type.Number({ description: '°C change over the last 3 hours' }),
-  label: Type.String({ description: 'Italian label with sign and °C change' }),
-});
-export type TrendBody = Static<typeof TrendSchema>;
-
-/** The Free fields, in response order. */
-export const FreeFieldsSchema = Type.Object({
-  icon: NullableString('icon identifier (docs/api.md); null when no condition can be derived'),
-  condition: NullableString('condition identifier (docs/api.md)'),
-  temperature: NullableNumber('°C, altitude-corrected'),
-  temperature_source: Type.String({ description: 'origin and method of temperature' }),
-  dew_point: NullableNumber('°C'),
-  humidity: NullableNumber('relative humidity, %'),
-  pressure_msl: NullableNumber('hPa'),
-  wind_speed: NullableNumber('km/h at 10 m'),
-  wind_direction: NullableNumber('degrees the wind blows from, 0 = north; null when calm'),
-  wind_gust: NullableNumber('km/h at 10 m'),
-  temperature_trend_3h: Type.Unsafe<TrendBody | null>({ ...TrendSchema, type: ['object', 'null'], description: 'change of temperature over the last 3 hours with its Italian label; null when no data 3 hours back was published' }),
-  valid_time: Type.String({ description: 'ISO 8601 UTC instant the values are valid for' }),
-});
-export type FreeFields = Static<typeof FreeFieldsSchema>;
 
 const errorSchema = (status: number) => Type.Unsafe<{ error: { code: string; message: string } }>(errorResponseSchema(status));
 

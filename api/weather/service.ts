@@ -1,6 +1,6 @@
 /**
  * `WeatherService`: one point request → the response fields of the builders
- * the key's plan and `fields=` select (api/builders/).
+ * the key's plan and `fields=` select (api/fields/).
  *
  * 1. The builders' feeds are routed once each (api/router/route.ts) and the
  *    answering versions pinned, so everything comes from one consistent set
@@ -19,10 +19,10 @@
 import { TileError } from '../../tiles/errors.js';
 import type { PointSample } from '../../tiles/types.js';
 import type { PinnedVersion, TileStore } from '../../tiles/read/reader.js';
-import { FIELD_GROUPS, type FieldGroup, type Plan } from '../access/contract.js';
+import type { Plan } from '../access/contract.js';
 import { planAtLeast } from '../access/plans.js';
-import type { BuildContext, FeedRead, FeedView, FieldBuilder, PointRequest, SharedResults } from '../builders/contract.js';
-import { BUILDERS } from '../builders/registry.js';
+import { builderSelected, type BuildContext, type FeedRead, type FeedView, type FieldBuilder, type PointRequest, type SharedResults } from '../fields/contract.js';
+import { BUILDERS, FIELD_GROUPS, type FieldGroup } from '../fields/registry.js';
 import type { PublishedProducts } from '../router/published.js';
 import { route, type Miss } from '../router/route.js';
 import { noRouteError } from '../router/route-errors.js';
@@ -239,7 +239,7 @@ export class WeatherService {
     let s = byMask[mask];
     if (!s) {
       const builders = this.builders.filter(
-        (b) => planAtLeast(req.plan, b.minPlan) && (b.selectedBy.length === 0 || b.selectedBy.some((g) => req.groups.has(g))) && (!req.only || req.only.includes(b.name)),
+        (b) => planAtLeast(req.plan, b.minPlan) && builderSelected(b, req.groups) && (!req.only || req.only.includes(b.name)),
       );
       const readsOf = new Map<string, FeedRead[]>();
       for (const b of builders) for (const r of b.reads) (readsOf.get(r.feed) ?? readsOf.set(r.feed, []).get(r.feed)!).push(r);

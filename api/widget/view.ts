@@ -7,7 +7,7 @@
  */
 import { WEATHER_CODES } from '../../science/index.js';
 import { DECIMALS } from '../weather/precision.js';
-import type { FreeFields } from '../weather/schema.js';
+import type { FreeFields } from '../fields/base/schema.js';
 
 /** Characters of `name` shown; longer names end with an ellipsis (the whole name stays in the title). */
 export const NAME_SHOWN_MAX = 60;
@@ -101,7 +101,7 @@ export function widgetView(f: FreeFields, name: string | undefined): WidgetView 
     windArrowDeg: calm || dir === null ? null : (dir + 180) % 360,
     trend: f.temperature_trend_3h?.label ?? null,
     updated: `aggiornato alle ${romeTime(f.valid_time)}`,
-    // temperature_source ends with ", sample data" for the demo dataset (api/weather/source.ts).
+    // temperature_source ends with ", sample data" for the demo dataset (api/fields/base/source.ts).
     sample: f.temperature_source.endsWith(', sample data'),
   };
 }

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { buildApp } from '../../api/app.js';
-import type { FieldBuilder } from '../../api/builders/contract.js';
-import { BUILDERS } from '../../api/builders/registry.js';
+import type { FieldBuilder } from '../../api/fields/contract.js';
+import { BUILDERS } from '../../api/fields/registry.js';
 import { PublishedProducts } from '../../api/router/published.js';
 import { WeatherService } from '../../api/weather/service.js';
 import type { RegularLatLonGrid } from '../../geo/grid.js';
@@ -200,7 +200,7 @@ describe('a new field group needs a catalogue entry, a store and a builder — n
     const waves: FieldBuilder = {
       name: 'waves',
       minPlan: 'free',
-      selectedBy: [],
+      groups: {},
       reads: [{ feed: 'waves', variables: () => ['wave_height'] }],
       properties: { waves: Type.Object({ height: Type.Number() }) },
       required: [],

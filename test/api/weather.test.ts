@@ -94,9 +94,9 @@ describe('weather.php over a full nwp store and a DEM', () => {
     expect(body.valid_time).toBe('2024-06-21T10:30:00.000Z');
     expect(typeof body.elapsed_ms).toBe('number');
     expect(body.elapsed_ms).toBeGreaterThanOrEqual(0);
-    // TEST_KEY is a Business key: the Developer fields follow the Free ones (their values: test/api/developer);
-    // air_quality and pollen are null here, no cams store being published (their values: test/api/cams);
-    // coastal and soil likewise, no marine or soil store (test/api/coastal, test/api/soil)
+    // TEST_KEY is a Business key: the Developer fields follow the Free ones (their values: test/api/fields/developer);
+    // air_quality and pollen are null here, no cams store being published (their values: test/api/fields/cams);
+    // coastal and soil likewise, no marine or soil store (test/api/fields/coastal, test/api/fields/soil)
     expect(Object.keys(body)).toEqual([
       'icon', 'condition', 'temperature', 'temperature_source', 'dew_point', 'humidity', 'pressure_msl', 'wind_speed',
       'wind_direction', 'wind_gust', 'temperature_trend_3h', 'valid_time', 'elapsed_ms',

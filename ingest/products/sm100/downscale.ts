@@ -10,7 +10,7 @@
  * model's own cells within {@link FIT_RADIUS_KM} of San Marino at that step
  * (science/lapse-rate.ts: Sheridan et al. 2010; gridpp's gradient method;
  * inversions kept, −6.5 K/km where the fit is poor). Then, as the point
- * correction does (api/weather/humidity.ts): relative humidity kept and the
+ * correction does (api/fields/base/humidity.ts): relative humidity kept and the
  * dew point recomputed at T₁₀₀; surface pressure moved hypsometrically to
  * z₁₀₀; the precomputed indices (UTCI, WBGT, UV, ET0, frost, ...) computed
  * afresh on the 100 m fields by the same code as nwp's (ingest/indices).
@@ -90,7 +90,7 @@ export async function downscaleVersion(nwp: OpenVersion, terrain: OpenVersion, o
       const dz = z100[c]! - zNwp[c]!;
       const t100 = tNwp + perM * dz;
       t[c] = t100;
-      // Relative humidity kept, dew point moved with the temperature (api/weather/humidity.ts explains why).
+      // Relative humidity kept, dew point moved with the temperature (api/fields/base/humidity.ts explains why).
       const rh = Td ? relativeHumidity(tNwp, Td[k]![c]!) : RH ? RH[k]![c]! : NaN;
       if (Td) Td[k]![c] = rh > 0 ? dewPoint(t100, rh) : NaN;
       if (RH && Td) RH[k]![c] = rh;

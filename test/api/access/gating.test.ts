@@ -20,6 +20,8 @@ const FREE_FIELDS = [
   'wind_direction',
   'wind_gust',
   'temperature_trend_3h',
+  // Not in the spec's table: the service's own field, on every answer.
+  'valid_time',
   'elapsed_ms',
 ];
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../api/app.js';
 import { generateKey } from '../../../api/access/key-format.js';
 import { FileKeyStore, keysFilePath } from '../../../api/access/key-store-file.js';
-import { UV_SOURCES } from '../../../api/weather/developer/uv.js';
+import { UV_SOURCES } from '../../../api/fields/developer/uv.js';
 import { runIngest } from '../../../ingest/pipeline.js';
 import { buildSampleDataset } from '../../../ingest/sample/build.js';
 

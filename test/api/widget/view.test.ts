@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { cardinalIt, italianNumber, romeTime, widgetView, NAME_SHOWN_MAX } from '../../../api/widget/view.js';
 import { refusalReason, italianWait } from '../../../api/widget/refusal.js';
 import { scriptString } from '../../../api/widget/documents.js';
-import type { FreeFields } from '../../../api/weather/schema.js';
+import type { FreeFields } from '../../../api/fields/base/schema.js';
 
 const FIELDS: FreeFields = {
   icon: 'clear-night', condition: 'clear', temperature: -3.04, temperature_source: 'nwp 2.2 km bilinear, not altitude-corrected (no point elevation)',

@@ -155,7 +155,7 @@ describeShared('product marine: the real SST L4 and a MEDSEA wave file on anothe
   let notes: string[] = [];
   beforeAll(async () => {
     // The wave file (netCDF4-python, MEDSEA layout, 1/24° over 43.5–44.5 N 12.2–13.6 E) at the SST file's day, 00–02 UTC.
-    execFileSync('/usr/bin/python3', [join(ROOT, 'test/api/coastal/fixtures/make_medsea_waves.py'), waves, String(Date.parse(SST_TIME) / 1000)]);
+    execFileSync('/usr/bin/python3', [join(ROOT, 'test/api/fields/coastal/fixtures/make_medsea_waves.py'), waves, String(Date.parse(SST_TIME) / 1000)]);
     const report = await runIngest({ root, product: 'marine', files: [SST_FILE, waves], domain: { latMin: 35, latMax: 48, lonMin: 5, lonMax: 20.5 } });
     notes = report.notes;
     expect(report.dropped).toEqual([]);

@@ -1,0 +1,108 @@
+/**
+ * The base builder: weather.php's Free fields (temperature with altitude
+ * correction, humidity, pressure, wind, condition, 3-hour trend) from the
+ * product answering feed 'base' (nwp; sm100 inside San Marino; a reanalysis
+ * year before the forecast) and, without `alt`, the 'elevation' feed (DEM).
+ * It records what it computed (ctx.shared) so that later builders agree with
+ * the temperature the response reports.
+ */
+import { describeResolution } from '../../../geo/grid.js';
+import { isInSanMarino } from '../../../geo/regions.js';
+import type { Manifest } from '../../../tiles/manifest.js';
+import { assembleFree, copyFreeFields } from './fields.js';
+import { isUsableProductCode } from './condition.js';
+import { FreeFieldsSchema } from './schema.js';
+import { stepHoursAt } from '../step.js';
+import { TREND_HOURS } from './trend.js';
+import { freeVariablePlan, TREND_VARIABLES, type VariablePlan } from './variables.js';
+import { defineBuilder, type FeedView } from '../contract.js';
+import { signed } from './source.js';
+
+const ELEVATION = ['elevation'] as const;
+
+/** Per manifest (so per version) its variable plan and resolution: computed once. */
+const plans = new WeakMap<Manifest, VariablePlan & { resolution: string }>();
+function planOf(m: Manifest): VariablePlan & { resolution: string } {
+  let p = plans.get(m);
+  if (!p) plans.set(m, (p = { ...freeVariablePlan(m), resolution: m.layout === 'periods' ? describePeriodSource(m) : describeResolution(m.grid) }));
+  return p;
+}
+
+/**
+ * A reanalysis year is named by its source and native spacing in degrees, as
+ * the reanalyses publish it ("ERA5 0.25°", "20CRv3 1°"): temperature_source
+ * then reads "reanalysis ERA5 0.25° bilinear, …".
+ */
+function describePeriodSource(m: Manifest): string {
+  const deg = m.grid.kind === 'regular_ll' ? `${+m.grid.dy.toFixed(4)}°` : describeResolution(m.grid);
+  return m.source.model ? `${m.source.model} ${deg}` : deg;
+}
+
+export const baseBuilder = defineBuilder({
+  name: 'base',
+  minPlan: 'free',
+  groups: {},
+  reads: [
+    {
+      feed: 'base',
+      variables: (m) => planOf(m).primary,
+      history: { offsetMs: -TREND_HOURS * 3_600_000, variables: TREND_VARIABLES },
+      extra: { variables: (m) => planOf(m).conditionFallback, when: (now) => !isUsableProductCode(now.values.weather_code) },
+      required: { what: 'weather' },
+    },
+    { feed: 'elevation', variables: () => ELEVATION, static: true, when: (q) => q.altM === undefined },
+  ],
+  properties: FreeFieldsSchema.properties,
+  required: Object.keys(FreeFieldsSchema.properties),
+  build(ctx) {
+    const base = ctx.feed('base')!;
+    const m = base.manifest;
+    const dem = ctx.feed('elevation');
+    const { fields, basis } = assembleFree({
+      lat: ctx.q.lat,
+      lon: ctx.q.lon,
+      altM: ctx.q.altM,
+      product: m.product,
+      resolution: planOf(m).resolution,
+      sample: m.source.sample === true,
+      now: base.now,
+      validTimeMs: ctx.q.timeMs,
+      stepHours: stepHoursAt(base.timesMs, ctx.q.timeMs),
+      pastTempC: base.past?.values.temperature_2m ?? null,
+      demElevationM: dem?.now.values.elevation ?? null,
+      // sm100 answers the elevation too: its 100 m cell is the point's elevation, not a coarser DEM's.
+      demIsGrid: dem !== null && dem.manifest === m,
+      ...derivation(base, ctx.q.lat, ctx.q.lon),
+    });
+    copyFreeFields(fields, ctx.out);
+    const sh = ctx.shared;
+    sh.correction = basis.correction;
+    sh.temperatureC = basis.temperatureC;
+    sh.dewPointC = basis.dewPointC;
+    sh.humidityPct = basis.humidityPct;
+    sh.demElevationM = dem?.now.values.elevation ?? null;
+  },
+});
+
+/**
+ * temperature_source's account of a derived grid (sm100: "downscaled from nwp
+ * 2.2 km with dT/dz −5.9 K/km fitted (R² 0.93)") and, in San Marino on the
+ * forecast path, why sm100 did not answer.
+ */
+function derivation(base: FeedView, lat: number, lon: number): { derivation?: string; note?: string } {
+  const m = base.manifest;
+  const d = m.derived_from;
+  if (d) {
+    const g = base.now.values.temperature_gradient;
+    const r2 = base.now.values.temperature_gradient_r2;
+    const how = g == null ? '' : r2 != null && Number.isFinite(r2) ? ` with dT/dz ${signed(g)} K/km fitted (R² ${r2.toFixed(2)})` : ` with dT/dz ${signed(g)} K/km (standard: no good fit)`;
+    return { derivation: `downscaled from ${d.product}${d.resolution ? ` ${d.resolution}` : ''}${how}` };
+  }
+  const stale = base.passedOver.find((p) => p.why === 'stale');
+  if (stale?.why === 'stale') {
+    return { note: `${stale.product} not used: it was built from ${stale.derivedFrom.product} ${stale.derivedFrom.version}, not the live ${stale.derivedFrom.product} ${stale.live ?? '(none)'}` };
+  }
+  // Not published at all: the manifests cannot say so, the border can.
+  if (m.layout === 'forecast' && isInSanMarino(lat, lon)) return { note: 'sm100 100 m not published (no DEM ingested: meteopunto ingest sm100 <dem file>)' };
+  return {};
+}

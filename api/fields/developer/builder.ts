@@ -1,0 +1,68 @@
+/**
+ * The Developer builder: comfort (UTCI), uv_index, and with their groups
+ * wbgt, frost and et0 (./fields.ts), from the same product and
+ * version as the base fields — one lookup serves both — at the temperature
+ * and humidity the base builder reports.
+ */
+import { developerFields, DEVELOPER_VARIABLES } from './fields.js';
+import { developerResponseProperties } from './schema.js';
+import { stepHoursAt } from '../step.js';
+import { defineBuilder } from '../contract.js';
+
+/** Everything the Developer fields read at the valid time: their inputs and the precomputed indices. */
+const VARIABLES = [
+  ...new Set<string>([
+    ...DEVELOPER_VARIABLES,
+    'dew_point_2m',
+    'relative_humidity_2m',
+    'wind_u_10m',
+    'wind_v_10m',
+    'elevation',
+    'direct_radiation',
+    'longwave_radiation',
+    'utci',
+    'uv_index',
+    'uv_index_clear_sky',
+    'et0',
+  ]),
+];
+
+const SATELLITE = ['effective_cloud_albedo'];
+
+export const developerBuilder = defineBuilder({
+  name: 'developer',
+  minPlan: 'developer',
+  groups: { wbgt: ['wbgt'], frost: ['frost'], et0: ['et0'] },
+  // The satellite term of uv_index, where a `uv` version covers the point and time (null otherwise).
+  reads: [{ feed: 'base', variables: () => VARIABLES }, { feed: 'uv', variables: () => SATELLITE }],
+  properties: developerResponseProperties,
+  required: [],
+  build(ctx) {
+    const base = ctx.feed('base')!;
+    const v = base.now.values;
+    const sh = ctx.shared;
+    const c = sh.correction;
+    const u = v.wind_u_10m;
+    const w = v.wind_v_10m;
+    Object.assign(
+      ctx.out,
+      developerFields(
+        {
+          time: new Date(ctx.q.timeMs),
+          lat: ctx.q.lat,
+          lon: ctx.q.lon,
+          stepHours: stepHoursAt(base.timesMs, ctx.q.timeMs),
+          temperatureC: sh.temperatureC,
+          relativeHumidityPct: sh.humidityPct,
+          dewPointC: sh.dewPointC,
+          windSpeed10mMs: u != null && w != null ? Math.hypot(u, w) : null,
+          gridElevationM: v.elevation ?? null,
+          satelliteCloudAlbedo: ctx.feed('uv')?.now.values.effective_cloud_albedo ?? null,
+          pointElevationM: c?.applied ? c.pointElevationM : (ctx.q.altM ?? sh.demElevationM),
+          values: v,
+        },
+        ctx.groups,
+      ),
+    );
+  },
+});

@@ -1,0 +1,62 @@
+/**
+ * `comfort`: UTCI (Bröde et al. 2012) at the point, consistent with the
+ * altitude-corrected temperature.
+ *
+ * The grid's mean radiant temperature (precomputed, ingest/indices) belongs
+ * to the grid temperature: of its terms only the ground's longwave emission
+ * L↑ = εs σ T⁴ depends on the air temperature (science/
+ * meanRadiantTemperature: Tmrt⁴ = (1/σ)[fa(L↓ + L↑) + …]). So the point's
+ * Tmrt follows exactly by replacing that term:
+ *
+ *   Tmrt_p⁴ = Tmrt_g⁴ + fa εs (T_p⁴ − T_g⁴)      (kelvin)
+ *
+ * computed with the library itself (its Tmrt with every flux zero is
+ * (fa εs)^¼ T). UTCI then takes the corrected temperature, that Tmrt, the
+ * 10 m wind and the relative humidity (kept by the altitude correction).
+ */
+import { meanRadiantTemperature, utci, utciCategory, utciCategoryLabelIt } from '../../../science/index.js';
+import { roundTo } from '../../weather/precision.js';
+import { DEVELOPER_DECIMALS } from './decimals.js';
+import { finite, value, type DeveloperInput } from './inputs.js';
+import type { ComfortBody } from './schema.js';
+
+const K = 273.15;
+
+/** (fa εs)^¼ T in kelvin: the library's Tmrt with no radiation but the ground's own emission. */
+function groundEmissionK(tC: number): number {
+  return meanRadiantTemperature({ temperature: tC, shortwaveRadiation: 0, directRadiation: 0, longwaveRadiation: 0, cosZenith: 0 }) + K;
+}
+
+/**
+ * The grid's Tmrt moved to the point's temperature (see module comment), °C.
+ *
+ * @param gridMrtC interpolated grid Tmrt, °C
+ * @param gridTC interpolated grid temperature, °C
+ * @param pointTC altitude-corrected temperature, °C
+ */
+export function meanRadiantTemperatureAtPoint(gridMrtC: number, gridTC: number, pointTC: number): number {
+  const m = gridMrtC + K;
+  const g = groundEmissionK(gridTC);
+  const p = groundEmissionK(pointTC);
+  return Math.sqrt(Math.sqrt(m ** 4 + p ** 4 - g ** 4)) - K;
+}
+
+/** The comfort field, or null when an input is missing or UTCI is undefined there (outside its validity). */
+export function comfortField(inp: DeveloperInput): ComfortBody | null {
+  const t = finite(inp.temperatureC);
+  const gridT = value(inp, 'temperature_2m');
+  const gridMrt = value(inp, 'mean_radiant_temperature');
+  const rh = finite(inp.relativeHumidityPct);
+  const wind = finite(inp.windSpeed10mMs);
+  if (t === null || gridT === null || gridMrt === null || rh === null || wind === null) return null;
+  const mrt = meanRadiantTemperatureAtPoint(gridMrt, gridT, t);
+  const u = utci({ temperature: t, meanRadiantTemperature: mrt, windSpeed10m: wind, relativeHumidity: rh });
+  const category = utciCategory(u);
+  if (category === null || !Number.isFinite(mrt)) return null;
+  return {
+    value: roundTo(u, DEVELOPER_DECIMALS.temperature),
+    category,
+    category_it: utciCategoryLabelIt(category),
+    mean_radiant_temperature: roundTo(mrt, DEVELOPER_DECIMALS.temperature),
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * `uv_index`: clear-sky UV index from the Sun at the valid time and the
+ * NWP total ozone (Madronich 2007), times a cloud modification factor from
+ * the satellite effective cloud albedo where a `uv` version covers the point
+ * and time (Heliosat clear-sky index, science/uv.ts), else the NWP radiation:
+ * GHI / GHI_clear (Haurwitz) with the Sun at the middle of the radiation step,
+ * else total cloud cover (US EPA table). Computed at the point rather than
+ * interpolated from the grid's uv_index (same method, ingest/indices) so that
+ * the Sun's position is exact for the instant. `source` says which inputs
+ * were used.
+ */
+import {
+  cloudModificationFromCloudAlbedo,
+  cloudModificationFromCloudCover,
+  cloudModificationFromShortwave,
+  uvCategory,
+  uvCategoryLabelIt,
+  uvIndex,
+  uvIndexClearSky,
+} from '../../../science/index.js';
+import { roundTo } from '../../weather/precision.js';
+import { DEVELOPER_DECIMALS } from './decimals.js';
+import { cosZenithAt, radiationMidpoint, value, type DeveloperInput } from './inputs.js';
+import type { UvIndexBody } from './schema.js';
+
+/** `source` values: stable strings, listed in docs/api.md. */
+export const UV_SOURCES = {
+  satellite:
+    'clear-sky UV index (Madronich 2007, NWP total ozone) × cloud modification from satellite effective cloud albedo (CM SAF SARAH, Heliosat clear-sky index)',
+  shortwave:
+    'clear-sky UV index (Madronich 2007, NWP total ozone) × cloud modification from NWP shortwave radiation (GHI/GHI_clear, Haurwitz); no satellite data for this time',
+  cloudCover:
+    'clear-sky UV index (Madronich 2007, NWP total ozone) × cloud modification from NWP total cloud cover (US EPA table); no satellite data for this time',
+} as const;
+
+/** The uv_index field, or null without total ozone or any cloud information. */
+export function uvIndexField(inp: DeveloperInput): UvIndexBody | null {
+  const ozone = value(inp, 'total_ozone');
+  if (ozone === null) return null;
+  const clear = uvIndexClearSky({ time: inp.time, lat: inp.lat, lon: inp.lon, totalOzone: ozone });
+  const sw = value(inp, 'shortwave_radiation');
+  const cloud = value(inp, 'cloud_cover');
+  let cmf: number;
+  let source: string;
+  const cal = inp.satelliteCloudAlbedo ?? null;
+  if (cal !== null && Number.isFinite(cal)) {
+    cmf = cloudModificationFromCloudAlbedo(cal);
+    source = UV_SOURCES.satellite;
+  } else if (sw !== null) {
+    cmf = cloudModificationFromShortwave(sw, cosZenithAt(radiationMidpoint(inp), inp.lat, inp.lon));
+    source = UV_SOURCES.shortwave;
+  } else if (cloud !== null) {
+    cmf = cloudModificationFromCloudCover(cloud / 100);
+    source = UV_SOURCES.cloudCover;
+  } else {
+    return null;
+  }
+  const uvi = uvIndex(clear, cmf);
+  const category = uvCategory(uvi);
+  if (category === null) return null;
+  return {
+    value: roundTo(uvi, DEVELOPER_DECIMALS.uv_index),
+    category,
+    category_it: uvCategoryLabelIt(category),
+    clear_sky: roundTo(clear, DEVELOPER_DECIMALS.uv_index),
+    cloud_modification: roundTo(cmf, DEVELOPER_DECIMALS.cloud_modification),
+    source,
+  };
+}

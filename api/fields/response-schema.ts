@@ -1,0 +1,36 @@
+/**
+ * weather.php's 200 schema, composed from the response builders
+ * (./registry.ts): each builder's properties in builder order,
+ * then `elapsed_ms`. The base builder's fields are required, the others
+ * optional (a plan or `fields=` leaves them out). Listing every field keeps
+ * unlisted ones from leaking and lets Fastify compile the serialiser
+ * (fast-json-stringify).
+ */
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FieldBuilder } from './contract.js';
+import { BUILDERS, ELAPSED_FIELD } from './registry.js';
+import { PLAN_LABEL } from '../access/plans.js';
+import type { DeveloperFields } from './developer/schema.js';
+import { errorResponses } from '../weather/schema.js';
+import type { FreeFields } from './base/schema.js';
+
+export function responseSchema(builders: readonly FieldBuilder[]): TSchema {
+  const properties: Record<string, TSchema> = {};
+  const required: string[] = [];
+  for (const b of builders) {
+    for (const [name, schema] of Object.entries(b.properties)) {
+      // The plan that gets the field, said in the API document (Fastify's serialiser ignores descriptions).
+      const plan = b.minPlan === 'business' ? 'Business plan' : `${PLAN_LABEL[b.minPlan]} plan and above`;
+      properties[name] = { ...schema, description: `${schema.description ?? name}. ${plan}` };
+      if (b.required.includes(name)) required.push(name);
+    }
+  }
+  properties[ELAPSED_FIELD] = Type.Number({ description: 'server processing time, ms. Free plan and above' });
+  required.push(ELAPSED_FIELD);
+  return Type.Unsafe({ type: 'object', properties, required });
+}
+
+/** The response as the route sees it: the Free fields always, the others when selected. */
+export type WeatherResponse = FreeFields & Partial<DeveloperFields> & Record<string, unknown> & { elapsed_ms: number };
+
+export const weatherResponses = { 200: responseSchema(BUILDERS), ...errorResponses } as const;

@@ -1,0 +1,33 @@
+/**
+ * weather.php's `soil` from the interpolated soil values (land cells only:
+ * tiles/masks.ts): each stored `soil_moisture_<top>_<bottom>cm` and
+ * `soil_temperature_<top>_<bottom>cm` as `moisture_<top>_<bottom>cm` and
+ * `temperature_<top>_<bottom>cm`.
+ */
+import { roundOrNull, roundTo } from '../../weather/precision.js';
+import type { SoilBody } from './schema.js';
+
+/** The layers the API names, cm [top, bottom]: ERA5's (ingest's soil/variables.ts keeps the same). */
+export const SOIL_LAYERS_CM = [[0, 7], [7, 28], [28, 100], [100, 289]] as const;
+
+/** Stored variables the group reads. */
+export const SOIL_VARIABLES: readonly string[] = SOIL_LAYERS_CM.flatMap(([t, b]) => [`soil_moisture_${t}_${b}cm`, `soil_temperature_${t}_${b}cm`]);
+
+/** Decimals: moisture to 0.001 m³/m³ (the store keeps 0.0005), temperature to 0.1 °C. */
+export const SOIL_DECIMALS = { moisture: 3, temperature: 1, distance_km: 1 } as const;
+
+const get = (values: Readonly<Record<string, number | null>>, name: string): number | null => {
+  const v = values[name];
+  return v === undefined || v === null || Number.isNaN(v) ? null : v;
+};
+
+/** `soil` from values at the point and the distance (km) to the land cells they come from; null when none is within the radius. */
+export function soil(values: Readonly<Record<string, number | null>>, landDistanceKm: number | null | undefined, source: string): SoilBody | null {
+  if (landDistanceKm === null || landDistanceKm === undefined) return null;
+  const out: Record<string, number | null> = {};
+  for (const [t, b] of SOIL_LAYERS_CM) {
+    out[`moisture_${t}_${b}cm`] = roundOrNull(get(values, `soil_moisture_${t}_${b}cm`), SOIL_DECIMALS.moisture);
+    out[`temperature_${t}_${b}cm`] = roundOrNull(get(values, `soil_temperature_${t}_${b}cm`), SOIL_DECIMALS.temperature);
+  }
+  return { ...out, distance_km: roundTo(landDistanceKm, SOIL_DECIMALS.distance_km), source } as SoilBody;
+}
