@@ -27,13 +27,26 @@ export function cookieValue(token: string): string {
   return createHash('sha256').update(`meteopunto-admin-cookie:${token}`).digest('hex');
 }
 
+/** A cookie's value as sent: ours is hex, so nothing is decoded (a stray `%` is just a wrong value). */
 function readCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
   }
   return undefined;
+}
+
+/**
+ * Where the login redirect goes: the URL asked for without its token, when
+ * it resolves inside the dashboard; else the dashboard's own page. A URL
+ * parser resolves dot segments (`static/../../..//evil.example`), and a
+ * path starting `//` would send the browser to another host.
+ */
+function loginRedirect(url: URL, basePath: string): string {
+  url.searchParams.delete('token');
+  const inside = url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
+  return inside ? url.pathname + url.search : basePath + url.search;
 }
 
 function unauthorized(reply: FastifyReply, code: 'MISSING_KEY' | 'INVALID_KEY', message: string): FastifyReply {
@@ -62,12 +75,11 @@ export function operatorGuard(token: string, basePath: string) {
         unauthorized(reply, 'INVALID_KEY', 'operator token is wrong');
         return reply;
       }
-      url.searchParams.delete('token');
       const secure = request.protocol === 'https' ? '; Secure' : '';
       reply
         .header('set-cookie', `${COOKIE_NAME}=${expectedCookie}; Path=${basePath}; HttpOnly; SameSite=Strict; Max-Age=${COOKIE_MAX_AGE_S}${secure}`)
         .header('cache-control', 'no-store')
-        .redirect(url.pathname + url.search, 303);
+        .redirect(loginRedirect(url, basePath), 303);
       return reply;
     }
     unauthorized(

@@ -53,23 +53,32 @@ export interface ApiFailure {
   headers: Readonly<Record<string, string | number>>;
 }
 
+/** Any error as the client receives it, by the rules above (nothing logged: see toApiFailure). */
+export function failureOf(error: FastifyError | Error): ApiFailure {
+  const err = error instanceof TileError ? fromTileError(error) : error;
+  if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message, headers: err.headers };
+  const fe = err as FastifyError;
+  if (fe.validation) return { status: 400, code: 'INVALID_PARAMETER', message: validationMessage(fe.validation, fe.validationContext), headers: {} };
+  const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
+  if (status >= 400 && status < 500) return { status, code: status === 404 ? 'NOT_FOUND' : 'INVALID_PARAMETER', message: fe.message, headers: {} };
+  return { status: 500, code: 'INTERNAL', message: 'Internal error', headers: {} };
+}
+
+/** Logs what the client of a failure is not told: a 5xx refusal's reason, an unexpected error with its stack. */
+export function logFailure(error: FastifyError | Error, failure: ApiFailure, request: FastifyRequest): void {
+  if (failure.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
+  else if (failure.status >= 500) request.log.warn({ code: failure.code }, failure.message);
+}
+
 /**
  * Any error as the client receives it, by the rules above; logs what the
  * client is not told. Shared with routes that render errors in their own
  * form (widget.php).
  */
 export function toApiFailure(error: FastifyError | Error, request: FastifyRequest): ApiFailure {
-  const err = error instanceof TileError ? fromTileError(error) : error;
-  if (err instanceof ApiError) {
-    if (err.status >= 500) request.log.warn({ code: err.code }, err.message);
-    return { status: err.status, code: err.code, message: err.message, headers: err.headers };
-  }
-  const fe = err as FastifyError;
-  if (fe.validation) return { status: 400, code: 'INVALID_PARAMETER', message: validationMessage(fe.validation, fe.validationContext), headers: {} };
-  const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
-  if (status >= 400 && status < 500) return { status, code: status === 404 ? 'NOT_FOUND' : 'INVALID_PARAMETER', message: fe.message, headers: {} };
-  request.log.error({ err }, 'unhandled error');
-  return { status: 500, code: 'INTERNAL', message: 'Internal error', headers: {} };
+  const f = failureOf(error);
+  logFailure(error, f, request);
+  return f;
 }
 
 /**

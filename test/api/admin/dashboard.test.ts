@@ -1,8 +1,11 @@
 /**
  * Bull Board at /admin/queues behind METEOPUNTO_ADMIN_TOKEN, mounted on the real
  * app (buildApp) over a real Redis: 401 in the API's error shape without or
- * with a wrong token, 200 with it (header, or the browser cookie set by
- * ?token=), not mounted at all without a configured token.
+ * with a wrong token (also a cookie that is not even percent-encoding), 200
+ * with it (header, or the browser cookie set by ?token=, whose redirect
+ * never leaves the dashboard), errors in the API's shape without internal
+ * detail, not mounted at all without a configured token. With its Redis
+ * stopped: 503 at once, one JSON warning in the log, nothing else written.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +13,10 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { startRedisServer } from '../../support/redis-server.js';
+import { parseResponse, rawExchange } from '../../support/raw-http.js';
 import { buildApp } from '../../../api/app.js';
 import { registerQueueDashboard } from '../../../api/admin/dashboard.js';
 
@@ -78,6 +84,80 @@ describe('queue dashboard', () => {
     expect(cookie).not.toContain(TOKEN);
     const page = await a.inject({ method: 'GET', url: '/admin/queues', headers: { cookie: cookie.split(';')[0]! } });
     expect(page.statusCode).toBe(200);
+  });
+
+  it('a cookie that is not even percent-encoding is a 401 like any wrong cookie, not a 500', async () => {
+    const a = await appWith(TOKEN);
+    for (const cookie of ['mp_admin=%zz', 'mp_admin=%E0%A4%A', 'other=1; mp_admin=%']) {
+      const res = await a.inject({ method: 'GET', url: '/admin/queues', headers: { cookie } });
+      expect(res.statusCode, cookie).toBe(401);
+      expect(res.json(), cookie).toEqual({ error: { code: 'INVALID_KEY', message: expect.stringContaining('?token=') } });
+    }
+  });
+
+  it('the login redirect never leaves the dashboard, whatever the path holds', async () => {
+    const a = await appWith(TOKEN);
+    await a.listen({ port: 0, host: '127.0.0.1' });
+    const port = (a.server.address() as { port: number }).port;
+    // Raw request lines (an HTTP client would resolve the dot segments itself), under the static
+    // files' wildcard route; a URL parser resolves them, also %2e%2e and backslashes.
+    for (const path of ['/admin/queues/static/../../..//evil.example/x', '/admin/queues/static/%2e%2e/%2e%2e/%2e%2e//evil.example/x', '/admin/queues/static/..\\..\\..\\\\evil.example/x']) {
+      const login = parseResponse((await rawExchange(port, `GET ${path}?token=${TOKEN}&tab=ingest HTTP/1.1\r\nHost: ops.example\r\nConnection: close\r\n\r\n`)).text);
+      expect(login.status, path).toBe(303);
+      const location = /\r\nlocation: ([^\r]*)/i.exec(login.headers)?.[1] ?? '';
+      expect(location, path).toMatch(/^\/admin\/queues(\/|\?|$)/);
+      expect(new URL(location, 'https://ops.example').origin, path).toBe('https://ops.example');
+      expect(location, path).not.toContain('token=');
+    }
+    const deep = await a.inject({ method: 'GET', url: `/admin/queues/queue/ingest?token=${TOKEN}&status=failed` });
+    expect(deep.headers.location).toBe('/admin/queues/queue/ingest?status=failed');
+  });
+
+  it('answers errors inside the dashboard in the API shape, without internal detail', async () => {
+    const a = await appWith(TOKEN);
+    const res = await a.inject({ method: 'PUT', url: '/admin/queues/api/queues/pause', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, payload: '{"not json' });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json()).toEqual({ error: { code: 'INVALID_PARAMETER', message: expect.any(String) } });
+  });
+
+  it('with its Redis stopped: 503 at once in the API shape, one JSON warning, nothing written outside the log', async () => {
+    const own = await startRedisServer();
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      dir = mkdtempSync(join(tmpdir(), 'mp-admin-'));
+      app = await buildApp({ dataDir: dir, env: {}, logger: { level: 'info', stream } });
+      await registerQueueDashboard(app, { redisUrl: own.url, token: TOKEN, prefix });
+      await app.ready();
+      const auth = { authorization: `Bearer ${TOKEN}` };
+      expect((await app.inject({ method: 'GET', url: '/admin/queues/api/queues', headers: auth })).statusCode).toBe(200);
+      await own.stop();
+      // ioredis retries every few hundred ms: long enough for several failed attempts per queue.
+      await new Promise((r) => setTimeout(r, 2500));
+      const t0 = Date.now();
+      const res = await app.inject({ method: 'GET', url: '/admin/queues/api/queues', headers: auth });
+      expect(Date.now() - t0).toBeLessThan(5000);
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('Redis') } });
+      const page = await app.inject({ method: 'GET', url: '/admin/queues', headers: auth });
+      expect(page.statusCode).toBe(200); // the page itself needs no Redis
+      const parsed = lines.map((l) => JSON.parse(l) as { level: number; msg: string; err?: { message?: string } });
+      const warnings = parsed.filter((l) => l.msg.startsWith('queue dashboard: Redis'));
+      expect(warnings.length, JSON.stringify(warnings)).toBeGreaterThanOrEqual(1);
+      expect(warnings.length, JSON.stringify(warnings)).toBeLessThanOrEqual(2); // once per queue at most
+      expect(warnings[0]!.err?.message).toMatch(/ECONNREFUSED|Connection is closed/);
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      printed.mockRestore();
+      await own.stop();
+    }
   });
 
   it('is not mounted without a configured token; the rest of the API is unaffected', async () => {
