@@ -17,7 +17,7 @@ import { PRODUCTS } from './products/registry.js';
 const USAGE = `usage: meteopunto ingest <product> <file>... [options]
 
 products:
-${Object.values(PRODUCTS).map((p) => `  ${p.name.padEnd(6)} ${p.summary}`).join('\n')}
+${Object.values(PRODUCTS).map((p, _k, all) => `  ${p.name.padEnd(Math.max(...all.map((q) => q.name.length)))} ${p.summary}`).join('\n')}
 
 options:
   --model <name>   model name recorded in the manifest (e.g. icon-2i)

@@ -23,3 +23,4 @@ export * from './frost.js';
 export * from './pressure.js';
 export * from './specific-humidity.js';
 export * from './lapse-rate.js';
+export * from './soil-water.js';

@@ -84,13 +84,13 @@ function codeUnits(field: SourceField, spec: VariableSpec): string {
 function levelMismatch(field: SourceField, spec: VariableSpec): string | null {
   const level = field.level;
   if (!level) return null;
-  if (spec.layerCm || spec.depthCm !== undefined) {
+  if (spec.layerCm) {
     if (!SOIL_LEVEL.test(level.type)) return `on level ${level.type} ${level.value}, not a soil layer`;
-    if (spec.depthCm !== undefined) {
-      if (level.bottomCm !== undefined || level.value !== spec.depthCm) return `soil level ${describe(level)}, expected the depth ${spec.depthCm} cm`;
+    const [top, bottom] = spec.layerCm;
+    if (spec.atDepth) {
+      if (level.bottomCm !== undefined || !(level.value > top && level.value <= bottom)) return `soil level ${describe(level)}, expected a depth in ${top}–${bottom} cm`;
       return null;
     }
-    const [top, bottom] = spec.layerCm!;
     if (level.value !== top || (level.bottomCm !== undefined && level.bottomCm !== bottom)) return `soil layer ${describe(level)}, expected ${top}–${bottom} cm`;
     return null;
   }

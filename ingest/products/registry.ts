@@ -4,6 +4,7 @@ import { camsProduct } from './cams/index.js';
 import { demProduct } from './dem/index.js';
 import { marineProduct } from './marine/index.js';
 import { nwpProduct } from './nwp/index.js';
+import { nwpSoilProduct } from './nwp-soil/index.js';
 import type { Product } from './product.js';
 import { reanalysisProduct } from './reanalysis/index.js';
 import { sm100Product } from './sm100/index.js';
@@ -17,6 +18,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   marine: marineProduct,
   reanalysis: reanalysisProduct,
   soil: soilProduct,
+  'nwp-soil': nwpSoilProduct,
   uv: uvProduct,
   sm100: sm100Product,
 };

@@ -35,8 +35,12 @@ export interface VariableSpec {
    * ERA5 0/7/28/100); a field without a level matches by name alone.
    */
   layerCm?: readonly [number, number];
-  /** A field at one depth below the surface, cm (ICON's T_SO: a layer's temperature at its middle). */
-  depthCm?: number;
+  /**
+   * With `layerCm`: the field is at one depth d below the surface, top < d ≤
+   * bottom, not a layer (ICON's T_SO, the layer's temperature, at its middle:
+   * 0.5, 2, 6, 18 ... cm; DWD names the first depth 1 cm).
+   */
+  atDepth?: true;
   /** CF long_name / standard_name written into the store. */
   longName: string;
   standardName?: string;

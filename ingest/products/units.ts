@@ -129,6 +129,10 @@ RULES.s = {
 RULES['m³/m³'] = {
   ...same(['m3 m-3', 'm3/m3', 'm³/m³', 'm3 m-3 ', ...FRACTION], value(1)),
 };
+// Soil water of a layer, a state (ICON W_SO 'kg m**-2'), not an amount over a step: nwp-soil/variables.ts.
+RULES['kg/m²'] = {
+  ...same(['kg m-2', 'kg/m2', 'kg/m^2', 'mm'], value(1)),
+};
 RULES['grains/m³'] = {
   ...same(['grains/m3', 'grains m-3', 'grain m-3', 'grains/m³', 'grain/m3', 'm-3', '1/m3', 'number m-3'], value(1)),
 };

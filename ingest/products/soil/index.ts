@@ -5,13 +5,12 @@
  * `soil` field group (Business).
  *
  * The land mask comes from the source: ERA5 `lsm` (land fraction, land at
- * ≥ 0.5) when the file has it, else the soil type `slt` (0 over water). ERA5
- * writes soil values over the sea too (0 m³/m³, sea temperatures), so the
- * values themselves cannot tell land from sea: without either field the
- * ingest refuses the file rather than guess.
+ * ≥ 0.5) when the file has it, else the soil type `slt` (0 over water), else
+ * where the values are (ERA5-Land marks the sea missing): soil/land-cells.ts.
  */
 import { IngestError } from '../../ingest-types.js';
 import { LAND_SEA_MASK } from '../../../tiles/masks.js';
+import { checkLandCells } from './land-cells.js';
 import { MASK_VARIABLES } from '../mask-variables.js';
 import type { Product, VariableStack } from '../product.js';
 import { SOIL_TYPE, SOIL_VARIABLES } from './variables.js';
@@ -50,8 +49,6 @@ export const soilProduct: Product = {
     if (found.length === 0 || stack.times.length === 0) {
       throw new IngestError(`${files.join(', ')}: product soil found no soil moisture or soil temperature layer with a time axis`);
     }
-    if (!stack.statics.has(LAND_SEA_MASK)) {
-      throw new IngestError(`${files.join(', ')}: product soil needs a land-sea mask (ERA5 lsm) or the soil type (slt) in the same ingest: soil values exist over the sea too`);
-    }
+    checkLandCells(stack, found, files, 'soil');
   },
 };
