@@ -30,6 +30,7 @@ import { presentationOf, WidgetQuerySchema, type Presentation, type WidgetQuery 
 import { iframeCsp } from '../widget/documents.js';
 import { widgetView } from '../widget/view.js';
 import { toObserveRequest } from './weather.js';
+import { route } from '../router/route.js';
 
 export const WIDGET_PATH = '/api/v1/widget.php';
 
@@ -58,6 +59,16 @@ function commonHeaders(reply: FastifyReply, p: Presentation): void {
   // The body depends on the mode, which may come from Sec-Fetch-Dest.
   reply.header('Vary', 'Sec-Fetch-Dest, X-API-Key');
   if (p.mode === 'js') reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
+}
+
+/**
+ * The run time of the forecast answering the base fields at the point, as
+ * its manifest records it (null when it records none). Routed again, by the
+ * same rules as the service; a version published in between would give a
+ * run at most one publication newer than the values.
+ */
+function baseRun(app: FastifyInstance, lat: number, lon: number, timeMs: number): string | null {
+  return route(app.products, app.tiles, 'base', lat, lon, timeMs).vs?.manifest.source.run ?? null;
 }
 
 export default async function widgetRoutes(fastify: FastifyInstance): Promise<void> {
@@ -112,11 +123,12 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
       req.only = ONLY_BASE;
       await this.consumeQuota(request, reply);
       const fields = (this.weather.tryObserve(req) ?? (await this.weather.observe(req))) as FreeFields;
+      const runIso = baseRun(this, q.lat, q.lon, Date.parse(fields.valid_time));
       const p = presentationOf(q, fetchDest(request));
       commonHeaders(reply, p);
       reply.header('Cache-Control', `private, max-age=${WIDGET_MAX_AGE_S}`);
       if (p.mode === 'iframe') reply.header('Content-Security-Policy', iframeCsp(p, access.origins));
-      return renderWidget(widgetView(fields, q.name), p);
+      return renderWidget(widgetView(fields, { lat: q.lat, lon: q.lon, name: q.name, runIso }), p);
     },
   );
 }

@@ -14,9 +14,21 @@ const CLOUD_HIGH = '<path class="cloud" d="M9 19h15a5 5 0 0 0 .6-10A7 7 0 0 0 11
 const DRIZZLE = '<g class="rain"><path d="M12 23v2M17 23v2M22 23v2"/></g>';
 const RAIN = '<g class="rain"><path d="M11 22l-1.5 5M16 22l-1.5 5M21 22l-1.5 5"/></g>';
 const HEAVY_RAIN = '<g class="rain"><path d="M10 22l-2 7M14.5 22l-2 7M19 22l-2 7M23.5 22l-2 7"/></g>';
-const FREEZE = '<g class="rain"><path d="M11 22l-1.5 5M21 22l-1.5 5"/></g><g class="snow"><path d="M16 23v5M13.8 25.5h4.4"/></g>';
-const SNOW = '<g class="snow"><path d="M11 22v5M8.8 24.5h4.4M21 22v5M18.8 24.5h4.4"/></g>';
-const HEAVY_SNOW = '<g class="snow"><path d="M9 22v5M6.8 24.5h4.4M16 23v5M13.8 25.5h4.4M23 22v5M20.8 24.5h4.4"/></g>';
+/**
+ * A snowflake: three strokes through (cx, cy), 60° apart, arms of `r`, the
+ * six-armed star every weather pictogram set draws (a cross of two strokes
+ * reads as a plus sign).
+ */
+export function flakePath(cx: number, cy: number, r: number): string {
+  const dx = +(r * Math.cos(Math.PI / 6)).toFixed(2);
+  const dy = +(r / 2).toFixed(2);
+  const n = (x: number) => +x.toFixed(2);
+  return `M${n(cx)} ${n(cy - r)}v${n(2 * r)}M${n(cx - dx)} ${n(cy - dy)}l${n(2 * dx)} ${n(2 * dy)}M${n(cx - dx)} ${n(cy + dy)}l${n(2 * dx)} ${n(-2 * dy)}`;
+}
+const flakes = (...centres: Array<[number, number]>) => `<g class="snow"><path d="${centres.map(([x, y]) => flakePath(x, y, 2.6)).join('')}"/></g>`;
+const FREEZE = `<g class="rain"><path d="M11 22l-1.5 5M21 22l-1.5 5"/></g>${flakes([16, 25.5])}`;
+const SNOW = flakes([11, 25], [21, 25]);
+const HEAVY_SNOW = flakes([9, 24.5], [16, 27], [23, 24.5]);
 const BOLT = '<path class="bolt" d="M17 18l-4 7h3.5l-2 6 6-8.5h-3.5l2-4.5z"/>';
 const HAIL = '<g class="snow"><circle cx="10" cy="26" r="1.3"/><circle cx="24" cy="26" r="1.3"/></g>';
 const FOG = '<g class="fog"><path d="M5 12h22M3 17h26M6 22h20M9 27h14"/></g>';

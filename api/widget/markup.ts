@@ -20,28 +20,39 @@ const SPECIALS = /[&<>"']/g;
 const span = (cls: string, text: string, title?: string) =>
   `<span class="${cls}"${title !== undefined ? ` title="${escapeHtml(title)}"` : ''}>${escapeHtml(text)}</span>`;
 
-/** Markup of the weather box. */
+/**
+ * Markup of the weather box. Each row is a line of items in the order they
+ * are kept: the style (./style.ts) lets the ones that do not fit the width
+ * wrap onto a hidden line, whole, from the end. So the place and the sample
+ * notice come first and stay; the time of the forecast, the trend, wind and
+ * humidity give way first on a narrow box.
+ */
 export function boxMarkup(v: WidgetView, variant: WidgetVariant, theme: WidgetTheme): string {
   const cond = escapeHtml(v.conditionIt);
   const arrow = v.windArrowDeg === null ? '' : arrowSvg(v.windArrowDeg);
-  const name = v.nameShown === null ? '' : span('name t', v.nameShown, v.name ?? undefined);
-  const wind = `<span class="wind t" title="vento">${arrow}${escapeHtml(v.wind)}</span>`;
-  const trend = v.trend === null ? '' : span('trend t', v.trend, 'tendenza della temperatura nelle ultime 3 ore');
+  const name = span('name t', v.nameShown, v.name ?? 'coordinate del punto');
+  // The compact row stacks the coordinates (two short lines instead of one long one), so they and the sample notice fit 200 px.
+  const compactName = v.coordinates === null ? name : `<span class="name t coords" title="coordinate del punto"><span>${escapeHtml(v.coordinates[0])}</span> <span>${escapeHtml(v.coordinates[1])}</span></span>`;
+  const wind = `<span class="wind" title="vento">${arrow}${escapeHtml(v.wind)}</span>`;
+  const hum = span('hum', `umidità ${v.humidity}`);
+  const trend = v.trend === null ? '' : span('trend', v.trend, 'tendenza della temperatura nelle ultime 3 ore');
   const sample = v.sample ? span('sample notice', 'dati di esempio', 'valori dimostrativi, non una previsione reale') : '';
-  const label = `Meteo${v.name !== null ? ` ${escapeHtml(v.name)}` : ''}`;
+  const updated = span('upd muted', v.updated, v.updatedTitle);
+  const label = `Meteo ${escapeHtml(v.name ?? v.nameShown)}`;
   if (variant === 'compact') {
     return (
-      `<div class="mp compact ${theme}" lang="it" role="group" aria-label="${label}">${iconSvg(v.icon, cond, 20)}${name}` +
-      `${span('temp', v.temperature)}${span('hum', `umidità ${v.humidity}`)}${wind}${trend}${span('upd muted', v.updated)}${sample}</div>`
+      `<div class="mp compact ${theme}" lang="it" role="group" aria-label="${label}">` +
+      `<span class="lead">${compactName}${sample}</span><span class="now">${iconSvg(v.icon, cond, 20)}${span('temp', v.temperature)}</span>` +
+      `${hum}${wind}${trend}${updated}</div>`
     );
   }
   return (
     `<div class="mp card ${theme}" lang="it" role="group" aria-label="${label}">` +
-    `<div class="top">${name || '<span></span>'}${span('cond t muted', v.conditionIt)}</div>` +
+    `<div class="row top">${name}${span('cond muted', v.conditionIt)}</div>` +
     `<div class="main">${iconSvg(v.icon, cond, 34)}${span('temp', v.temperature)}</div>` +
-    `<div class="row">${span('hum', `umidità ${v.humidity}`)}${wind}</div>` +
+    `<div class="row">${hum}${wind}</div>` +
     `<div class="row">${trend}</div>` +
-    `<div class="row foot">${span('upd t muted', v.updated)}${sample}</div></div>`
+    `<div class="row foot">${sample}${updated}</div></div>`
   );
 }
 

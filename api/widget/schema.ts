@@ -27,7 +27,7 @@ export const WidgetQuerySchema = Type.Composite([
   Type.Object({
     key: Type.Optional(Type.String({ maxLength: 200, description: 'API key (or the X-API-Key header)' })),
     mode: Type.Optional(enumOf(WIDGET_MODES, 'js: a script drawing the box where its tag stands; iframe: a complete HTML page; absent: iframe when the browser loads a frame (Sec-Fetch-Dest), else js')),
-    variant: Type.Optional(enumOf(WIDGET_VARIANTS, 'card: 280 × 120 px; compact: one row 32 px high, up to 760 px wide')),
+    variant: Type.Optional(enumOf(WIDGET_VARIANTS, 'card: 120 px high, 280 px wide or its column\'s width if narrower; compact: one row 32 px high, as wide as its content up to 760 px or its column')),
     theme: Type.Optional(enumOf(WIDGET_THEMES, "auto follows the viewer's prefers-color-scheme")),
     name: Type.Optional(Type.String({ maxLength: NAME_MAX, description: 'place label shown in the box (text, never markup)' })),
   }),

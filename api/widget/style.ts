@@ -5,12 +5,21 @@
  * Text colours meet WCAG 2.x AA (contrast ≥ 4.5:1) on their background in
  * both themes; the browser test measures it on the rendered box.
  *
- * Sizes: card 280 × 120 px; compact one row 32 px high, as wide as its
- * content up to 760 px (and never wider than its container).
+ * Sizes: the height is fixed per variant and the width follows the
+ * container up to a maximum (the card 120 px high, up to 280 px wide; the
+ * compact row 32 px high, as wide as its content up to 760 px), so the box
+ * fits any column without a script and an iframe can be `width:100%`.
+ *
+ * What gives way on a narrow box: each row is a flex line that wraps, one
+ * line high, overflow hidden. An item that does not fit moves whole onto the
+ * next line, out of sight, and the items after it follow: never half an
+ * item. The markup (./markup.ts) puts the items in the order they are kept.
+ * The place name alone may end in an ellipsis, when it is wider than the
+ * whole box.
  */
 import type { WidgetMode, WidgetTheme, WidgetVariant } from './schema.js';
 
-export const CARD_SIZE = { width: 280, height: 120 } as const;
+export const CARD_SIZE = { maxWidth: 280, height: 120 } as const;
 export const COMPACT_SIZE = { maxWidth: 760, height: 32 } as const;
 
 /** Theme colours (hex), named for what they paint. */
@@ -63,7 +72,7 @@ const COMMON_CSS = [
   '.mp *{box-sizing:border-box;margin:0;padding:0;color:inherit;font:inherit}',
   '.mp .t{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}',
   '.mp .muted{color:var(--muted)}.mp .notice{color:var(--notice);font-weight:600}',
-  '.mp .temp{font-weight:700}.mp .name{font-weight:700}',
+  '.mp .temp{font-weight:700}.mp .name{font-weight:700;min-width:0;flex:0 1 auto}',
   '.sun{fill:var(--sun)}.ray{stroke:var(--sun);stroke-width:2;stroke-linecap:round;fill:none}.moon{fill:var(--moon)}.cloud{fill:var(--cloud)}',
   '.rain{stroke:var(--rain);stroke-width:2;stroke-linecap:round;fill:none}.snow{stroke:var(--snow);fill:var(--snow);stroke-width:1.6;stroke-linecap:round}',
   '.bolt{fill:var(--bolt)}.fog{stroke:var(--cloud);stroke-width:2.2;stroke-linecap:round;fill:none}.mark{stroke:var(--text);stroke-width:2;fill:none;stroke-linecap:round}.warn{fill:#f2a900}.warnmark{stroke:#17212b;stroke-width:2.4;fill:none;stroke-linecap:round}',
@@ -73,17 +82,21 @@ const COMMON_CSS = [
 const VARIANT_CSS = {
   // card: rows of 16 + 34 + 15 + 15 + 14 px, 2 px apart, inside 7 px padding and a 1 px border = 118 px
   card: [
-    `.card{width:${CARD_SIZE.width}px;height:${CARD_SIZE.height}px;padding:7px 10px;display:flex;flex-direction:column;gap:2px}`,
-    '.card .top{display:flex;gap:8px;justify-content:space-between;height:16px;line-height:16px}.card .top .name{flex:0 1 auto;min-width:0}.card .top .cond{flex:none;max-width:100%}',
+    `.card{width:${CARD_SIZE.maxWidth}px;max-width:100%;height:${CARD_SIZE.height}px;padding:7px 10px;display:flex;flex-direction:column;gap:2px}`,
+    // A row: one line high; what does not fit wraps onto the hidden next line (see above).
+    '.card .row{display:flex;flex-wrap:wrap;column-gap:12px;row-gap:0;overflow:hidden;font-size:12px;line-height:15px;height:15px}.card .row > *{flex:none;height:15px}',
+    '.card .top{column-gap:8px;justify-content:space-between;font-size:13px;line-height:16px;height:16px}.card .top > *{height:16px}.card .top > .name{flex:0 1 auto}',
     '.card .main{display:flex;align-items:center;gap:8px;height:34px}.card .main .temp{font-size:26px;line-height:30px;flex:none}',
-    '.card .row{display:flex;gap:12px;font-size:12px;line-height:15px;height:15px}.card .row > span{flex:none}.card .row > .t{flex:0 1 auto}',
-    '.card .foot{justify-content:space-between;gap:6px;font-size:11.5px;line-height:14px;height:14px}',
+    '.card .foot{justify-content:space-between;column-gap:6px;font-size:11.5px;line-height:14px;height:14px}.card .foot > *{height:14px}',
     '.card.err{justify-content:center;gap:4px}.card.err .head{display:flex;align-items:center;gap:8px;font-weight:700}.card.err .why{font-size:12.5px;line-height:16px;white-space:normal}',
   ].join(''),
+  // compact: one line of 30 px inside the 1 px border; the same wrapping as the card's rows.
   compact: [
-    `.compact{display:flex;align-items:center;gap:8px;height:${COMPACT_SIZE.height}px;max-width:min(${COMPACT_SIZE.maxWidth}px,100%);width:max-content;padding:0 10px;font-size:12px;white-space:nowrap}`,
-    '.compact .name{max-width:150px;flex:0 1 auto}.compact .temp{font-size:14px;flex:none}.compact > span{flex:none}.compact .trend{flex:0 1 auto}',
-    '.compact.err .why{flex:0 1 auto}',
+    `.compact{display:flex;align-items:center;column-gap:8px;row-gap:0;height:${COMPACT_SIZE.height}px;max-width:min(${COMPACT_SIZE.maxWidth}px,100%);width:max-content;padding:0 10px;font-size:12px;white-space:nowrap}`,
+    '.compact:not(.err){flex-wrap:wrap}.compact:not(.err) > span{flex:none;display:flex;align-items:center;height:30px;line-height:30px}.compact .now{gap:6px}',
+    '.compact .coords{display:flex;flex-direction:column;justify-content:center;font-size:11px;line-height:13px}',
+    '.compact .lead{gap:8px}.compact:not(.err) > .lead{flex:0 1 auto;min-width:0}.compact .temp{font-size:14px}.compact .sample{flex:none}',
+    '.compact.err > span{flex:none}.compact.err .why{flex:0 1 auto}',
   ].join(''),
 } as const satisfies Record<WidgetVariant, string>;
 

@@ -2,8 +2,9 @@
  * What the box says, in Italian, from weather.php's Free fields (the base
  * builder's output for the same point, plan and instant): the same rounded
  * values, written the Italian way (decimal comma, U+2212 minus sign as the
- * trend label does), wind from its direction as a cardinal point, the valid
- * time in Europe/Rome. Plain strings: escaping is the markup's job (./markup.ts).
+ * trend label does), wind from its direction as a cardinal point, the
+ * forecast's run time in Europe/Rome, and the place: its name, else its
+ * coordinates. Plain strings: escaping is the markup's job (./markup.ts).
  */
 import { WEATHER_CODES } from '../../science/index.js';
 import { DECIMALS } from '../weather/precision.js';
@@ -16,9 +17,12 @@ export const NAME_SHOWN_MAX = 60;
 export const CARDINALS_IT = ['N', 'NE', 'E', 'SE', 'S', 'SO', 'O', 'NO'] as const;
 
 export interface WidgetView {
-  /** Place label as given (controls replaced), and as shown (truncated). */
+  /** Place label as given (controls replaced), or null without `name`. */
   name: string | null;
-  nameShown: string | null;
+  /** What the box calls the place: the name (truncated), else the point's coordinates ("43,77° N 11,25° E"). */
+  nameShown: string;
+  /** Without a name, the coordinates' two halves ("43,77° N", "11,25° E"), which the compact row stacks; else null. */
+  coordinates: readonly [string, string] | null;
   /** Icon identifier of weather.php (null: no condition). */
   icon: string | null;
   /** Italian condition, e.g. "parzialmente nuvoloso". */
@@ -31,8 +35,16 @@ export interface WidgetView {
   windArrowDeg: number | null;
   /** weather.php's own label, or null without a trend. */
   trend: string | null;
-  /** "aggiornato alle 12:30" (Europe/Rome). */
+  /**
+   * When the forecast was made: "previsione delle 05:00" (its run time,
+   * Europe/Rome; "di ieri" or the date when not the valid time's day). The
+   * values are for the load's own instant, so that says nothing new; the
+   * run says how fresh they are. "valori delle 07:14" (the valid time) only
+   * for a product that records no run.
+   */
   updated: string;
+  /** The valid time and the run, in words, for the element's title. */
+  updatedTitle: string;
   /** The values come from the labelled demo dataset. */
   sample: boolean;
 }
@@ -40,6 +52,8 @@ export interface WidgetView {
 const CONDITION_IT: ReadonlyMap<string, string> = new Map(Object.values(WEATHER_CODES).map((c) => [c.condition as string, c.it as string]));
 
 const ROME_TIME = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const ROME_DAY = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: 'numeric', month: 'numeric', year: 'numeric' });
+const ROME_SHORT_DATE = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: 'numeric', month: 'numeric' });
 
 /** A number as weather.php rounds it, Italian style: decimal comma, U+2212 for negatives. */
 export function italianNumber(value: number, decimals: number): string {
@@ -68,6 +82,38 @@ export function romeTime(iso: string): string {
   return lastTime;
 }
 
+/**
+ * The run of a forecast as the box says it, against the valid time it
+ * serves (both ISO instants): "previsione delle 05:00" on the same day in
+ * Rome, "previsione delle 23:00 di ieri" the day before, else
+ * "previsione del 19/06, 23:00".
+ */
+export function runLabel(runIso: string, validIso: string): string {
+  // Loads of one minute ask the same again and again (as romeTime).
+  const key = `${runIso}|${validIso.slice(0, 16)}`;
+  if (key !== lastRunKey) {
+    lastRunLabel = runLabelOf(runIso, validIso);
+    lastRunKey = key;
+  }
+  return lastRunLabel;
+}
+let lastRunKey = '';
+let lastRunLabel = '';
+
+function runLabelOf(runIso: string, validIso: string): string {
+  const run = new Date(runIso);
+  const time = ROME_TIME.format(run);
+  const day = ROME_DAY.format(run);
+  if (day === ROME_DAY.format(new Date(validIso))) return `previsione delle ${time}`;
+  if (day === ROME_DAY.format(new Date(Date.parse(validIso) - 86_400_000))) return `previsione delle ${time} di ieri`;
+  return `previsione del ${ROME_SHORT_DATE.format(run)}, ${time}`;
+}
+
+/** A point's coordinates, Italian style, to 0.01° (about 1 km): ["43,77° N", "11,25° E"]. */
+export function italianCoordinates(lat: number, lon: number): [string, string] {
+  return [`${italianNumber(Math.abs(lat), 2)}° ${lat < 0 ? 'S' : 'N'}`, `${italianNumber(Math.abs(lon), 2)}° ${lon < 0 ? 'O' : 'E'}`];
+}
+
 /** C0/C1 controls (not U+2028/2029, which show as they are) become spaces: a label is one line of text. */
 function cleanName(name: string | undefined): string | null {
   if (name === undefined) return null;
@@ -81,8 +127,19 @@ function shorten(s: string): string {
   return chars.length > NAME_SHOWN_MAX ? `${chars.slice(0, NAME_SHOWN_MAX - 1).join('').trimEnd()}…` : s;
 }
 
-export function widgetView(f: FreeFields, name: string | undefined): WidgetView {
-  const n = cleanName(name);
+/** The request's side of the box: the point, its label, the answering forecast's run. */
+export interface WidgetPlace {
+  lat: number;
+  lon: number;
+  name?: string | undefined;
+  /** Run time of the forecast that answered (ISO), null when its manifest records none. */
+  runIso: string | null;
+}
+
+export function widgetView(f: FreeFields, place: WidgetPlace): WidgetView {
+  const n = cleanName(place.name);
+  const coordinates = n === null ? italianCoordinates(place.lat, place.lon) : null;
+  const valid = romeTime(f.valid_time);
   const dir = f.wind_direction;
   const calm = f.wind_speed !== null && f.wind_speed === 0;
   let wind = '—';
@@ -92,7 +149,8 @@ export function widgetView(f: FreeFields, name: string | undefined): WidgetView 
   }
   return {
     name: n,
-    nameShown: n === null ? null : shorten(n),
+    nameShown: coordinates === null ? shorten(n!) : coordinates.join(' '),
+    coordinates,
     icon: f.icon,
     conditionIt: f.condition === null ? 'condizioni non disponibili' : (CONDITION_IT.get(f.condition) ?? 'condizioni non determinate'),
     temperature: f.temperature === null ? '—' : `${italianNumber(f.temperature, DECIMALS.temperature)} °C`,
@@ -100,7 +158,8 @@ export function widgetView(f: FreeFields, name: string | undefined): WidgetView 
     wind,
     windArrowDeg: calm || dir === null ? null : (dir + 180) % 360,
     trend: f.temperature_trend_3h?.label ?? null,
-    updated: `aggiornato alle ${romeTime(f.valid_time)}`,
+    updated: place.runIso === null ? `valori delle ${valid}` : runLabel(place.runIso, f.valid_time),
+    updatedTitle: place.runIso === null ? `valori per le ${valid}` : `valori per le ${valid}, ${runLabel(place.runIso, f.valid_time)}`,
     // temperature_source ends with ", sample data" for the demo dataset (api/fields/base/source.ts).
     sample: f.temperature_source.endsWith(', sample data'),
   };

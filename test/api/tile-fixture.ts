@@ -66,14 +66,14 @@ export function tempDataDir(): { dir: string; cleanup(): void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** The main nwp store (all Free variables, dew point but no RH). */
-export async function writeMainNwp(root: string): Promise<void> {
+/** The main nwp store (all Free variables, dew point but no RH); `source` adds to its manifest's source (a run, the sample flag). */
+export async function writeMainNwp(root: string, source: { run?: string; sample?: boolean } = {}): Promise<void> {
   const g = NWP_GRID;
   await writeProductVersion(root, withCatalogue({
     product: 'nwp',
     grid: g,
     times: times(),
-    source: { files: ['fixture'], model: 'fixture' },
+    source: { files: ['fixture'], model: 'fixture', ...source },
     variables: {
       temperature_2m: series(g, MAIN.temperature, 0.01, '°C'),
       dew_point_2m: series(g, MAIN.dewPoint, 0.01, '°C'),

@@ -1,31 +1,24 @@
 /**
  * widget.php in a real browser: Debian Chromium driven by playwright-core,
- * ONE browser for the file. The API listens on one 127.0.0.1 port; host
- * pages come from a second origin (another port) and embed the widget as a
- * site owner would (docs/widget.md). Keys and quotas live in the real Redis
- * of the test run. Expected values come from weather.php for the same point
- * and plan, written out here the Italian way by the test's own formatting;
- * contrast is computed here (WCAG 2.x formula) from the colours the browser
- * actually rendered. Screenshots of every mode/variant/theme go to docs/images/.
+ * ONE browser for every widget test (./browser-env.ts). The API listens on
+ * one 127.0.0.1 port; host pages come from a second origin (another port)
+ * and embed the widget as a site owner would (docs/widget.md). Keys and
+ * quotas live in the real Redis of the test run. Expected values come from
+ * weather.php for the same point and plan, written out here the Italian way
+ * by the test's own formatting; contrast is computed here (WCAG 2.x formula)
+ * from the colours the browser actually rendered. The layouts at every
+ * column width are ./layout.ts. Screenshots go to a temp dir, or to
+ * docs/images with DOCS_IMAGES=1 (`npm run docs:images`).
  */
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../api/app.js';
-import { loadAccessConfig } from '../../../api/access/config.js';
-import type { KeyKind, Plan } from '../../../api/access/contract.js';
+import { describe, expect, it } from 'vitest';
 import { generateKey } from '../../../api/access/key-format.js';
-import { createAccessServices, type AccessServices } from '../../../api/access/services.js';
-import { chromiumPresent, launchChromium, NO_CHROMIUM_REASON, runningInCi, type TestBrowser } from '../../support/browser.js';
-import { HOUR_MS, T0_MS, tempDataDir, writeDem, writeMainNwp } from '../tile-fixture.js';
-import { iframeSlot, jsSlot, startHostServer, widgetUrl, type HostServer } from './host-pages.js';
-import { contrast, expectShows, extract, type WeatherBody } from './inspect.js';
+import { chromiumPresent, NO_CHROMIUM_REASON, runningInCi } from '../../support/browser.js';
+import { imagesDir } from '../../support/docs-images.js';
+import { browserEnv, P } from './browser-env.js';
+import { iframeSlot, jsSlot, widgetUrl } from './host-pages.js';
+import { contrast, expectShows, extract } from './inspect.js';
+import { layoutTests } from './layout.js';
 
-const IMAGES = resolve(import.meta.dirname, '../../../docs/images');
-const NOW = T0_MS + 10.5 * HOUR_MS; // 2024-06-21T10:30Z = 12:30 in Rome (CEST)
-const P = { lat: 43.123, lon: 11.2345, alt: 380 };
 const Q = { lat: 43.301, lon: 11.47 }; // a second point of the fixture grid, no alt (DEM)
 const SAN_MARINO = { lat: 43.936, lon: 12.447 };
 const MODES = ['js', 'iframe'] as const;
@@ -41,75 +34,10 @@ const INJECTIONS = [
 const LONG_NAME = 'Castelnuovo di Garfagnana '.repeat(12).trim();
 
 describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chromiumPresent ? '' : ` (skipped: ${NO_CHROMIUM_REASON})`}`, () => {
-  const data = tempDataDir();
-  let services: AccessServices;
-  let app: FastifyInstance;
-  let api: string;
-  let host: HostServer;
-  let browser: TestBrowser;
-  const keys: Record<string, string> = {};
-  /** widget.php requests the server received, by URL. */
-  const served = new Map<string, number>();
-
-  async function issue(name: string, plan: Plan, kind: KeyKind, origins?: string[]): Promise<void> {
-    const { key, prefix, hash } = generateKey();
-    await services.keys.insert({ prefix, hash, plan, kind, name, created: new Date().toISOString(), ...(origins ? { origins } : {}) });
-    keys[name] = key;
-  }
-  async function weather(key: string, q: Record<string, number>): Promise<WeatherBody> {
-    const r = await fetch(`${api}/api/v1/weather.php?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`, { headers: { 'x-api-key': key } });
-    expect(r.status).toBe(200);
-    return (await r.json()) as WeatherBody;
-  }
-  async function open(url: string): Promise<{ page: Page; dialogs: string[]; requests: string[]; statuses: Map<string, { status: number; widgetStatus?: string }> }> {
-    const page = await browser.context.newPage();
-    const dialogs: string[] = [];
-    const requests: string[] = [];
-    page.on('request', (r) => requests.push(r.url()));
-    const statuses = new Map<string, { status: number; widgetStatus?: string }>();
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    page.on('response', (r) => {
-      if (r.url().includes('/widget.php')) statuses.set(r.url(), { status: r.status(), widgetStatus: r.headers()['x-meteopunto-status'] });
-    });
-    await page.goto(url, { waitUntil: 'load' });
-    return { page, dialogs, requests, statuses };
-  }
-
-  beforeAll(async () => {
-    if (!chromiumPresent) throw new Error(`CI=true: ${NO_CHROMIUM_REASON}`);
-    await writeMainNwp(data.dir);
-    await writeDem(data.dir);
-    const c = loadAccessConfig({});
-    services = await createAccessServices({
-      env: { REDIS_URL: process.env.REDIS_URL, METEOPUNTO_DATA: data.dir },
-      config: { ...c, flood: { refusedPerMinute: 100_000 } },
-    });
-    host = await startHostServer();
-    await issue('business', 'business', 'api');
-    await issue('free', 'free', 'api');
-    await issue('widget', 'business', 'widget', [host.origin]);
-    await issue('widgetFree', 'free', 'widget', [host.origin]);
-    await issue('elsewhere', 'business', 'widget', ['https://www.example.org']);
-    app = await buildApp({ dataDir: data.dir, access: { services }, clock: () => NOW });
-    app.addHook('onRequest', async (req) => {
-      if (req.url.startsWith('/api/v1/widget.php')) served.set(req.url, (served.get(req.url) ?? 0) + 1);
-    });
-    api = await app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchChromium();
-    mkdirSync(IMAGES, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await host?.close();
-    await services?.close();
-    data.cleanup();
-  });
+  const env = browserEnv();
 
   it('shows the values of weather.php in both modes, both variants and all themes; host CSS stays out; screenshots', async () => {
+    const { api, keys, host, open, weather, browser } = env();
     const w = await weather(keys.business!, P);
     const slots: string[] = [];
     for (const mode of MODES) for (const variant of VARIANTS) for (const theme of THEMES) {
@@ -142,7 +70,7 @@ describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chrom
       }
       expect(x.bg, id).not.toBe('rgb(255, 255, 0)');
       bg[id] = x.bg;
-      await page.locator(`#${id} ${mode === 'js' ? 'meteopunto-widget' : 'iframe'}`).screenshot({ path: `${IMAGES}/widget-${mode}-${variant}-${theme}.png` });
+      await page.locator(`#${id} ${mode === 'js' ? 'meteopunto-widget' : 'iframe'}`).screenshot({ path: `${imagesDir()}/widget-${mode}-${variant}-${theme}.png` });
     }
     for (const mode of MODES) for (const variant of VARIANTS) {
       const k = `${mode}-${variant}`;
@@ -157,7 +85,7 @@ describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chrom
       expect(auto.bg, `${k} auto under dark`).toBe(bg[`${k}-dark`]);
       for (const p of auto.pairs) expect(contrast(p.color, p.bg!), `${k}-auto dark "${p.text}"`).toBeGreaterThanOrEqual(4.5);
       expect((await extract(page, `${k}-light`, mode)).bg).toBe(bg[`${k}-light`]);
-      await page.locator(`#${k}-auto ${mode === 'js' ? 'meteopunto-widget' : 'iframe'}`).screenshot({ path: `${IMAGES}/widget-${mode}-${variant}-auto-dark.png` });
+      await page.locator(`#${k}-auto ${mode === 'js' ? 'meteopunto-widget' : 'iframe'}`).screenshot({ path: `${imagesDir()}/widget-${mode}-${variant}-auto-dark.png` });
     }
     // The host's CSS applies to the host (red) and the widget's CSS does not leak out to host elements with its class names.
     const probeStyle = await page.evaluate(() => {
@@ -185,6 +113,7 @@ describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chrom
   });
 
   it('the same values as weather.php for a Free key; two widgets on one page each draw their own', async () => {
+    const { api, keys, host, open, weather } = env();
     const wFree = await weather(keys.free!, P);
     const wq = await weather(keys.business!, Q);
     const wp = await weather(keys.business!, P);
@@ -210,6 +139,7 @@ describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chrom
   });
 
   it('shows injection attempts and long names as text in both modes, executing nothing', async () => {
+    const { api, keys, host, open } = env();
     const names = [...INJECTIONS, LONG_NAME];
     const slots = names.flatMap((name, i) => [
       jsSlot(`js-${i}`, widgetUrl(api, { key: keys.widget, ...P, name })),
@@ -245,6 +175,7 @@ describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chrom
   });
 
   it('refused loads show their reason in the box, in both modes, with the status of the refusal', async () => {
+    const { api, keys, host, open } = env();
     // Use up the Free widget key's minute (2 loads), from its registered site.
     for (let i = 0; i < 2; i++) {
       const r = await fetch(widgetUrl(api, { key: keys.widgetFree, ...P, name: `warm ${i}` }), { headers: { referer: `${host.origin}/x` } });
@@ -279,11 +210,12 @@ describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chrom
     }
     const code = await page.evaluate(() => document.querySelector('#js-origin meteopunto-widget')!.getAttribute('data-meteopunto-error'));
     expect(code).toBe('KEY_NOT_ALLOWED');
-    await page.locator('#js-quota meteopunto-widget').screenshot({ path: `${IMAGES}/widget-refused-card.png` });
+    await page.locator('#js-quota meteopunto-widget').screenshot({ path: `${imagesDir()}/widget-refused-card.png` });
     await page.close();
   });
 
   it('a load the browser has cached reaches no server and uses no quota', async () => {
+    const { api, keys, host, open, served } = env();
     const src = widgetUrl(api, { key: keys.widget, ...P, name: 'Cache' });
     const path = src.slice(api.length);
     const url = host.page('cached', jsSlot('c', src));
@@ -295,4 +227,6 @@ describe.skipIf(!chromiumPresent && !runningInCi)(`widget.php in Chromium${chrom
     await again.page.close();
     expect(served.get(path)).toBe(1);
   });
+
+  layoutTests(env);
 });

@@ -3,7 +3,9 @@
  * own port) serving host pages that embed widget.php, and the snippets a
  * site owner would paste (docs/widget.md).
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { resolve } from 'node:path';
 
 export interface HostServer {
   origin: string;
@@ -46,8 +48,22 @@ export function jsSlot(id: string, src: string): string {
   return `<div class="slot" id="${id}"><script src="${attr(src)}"></script></div>`;
 }
 
-/** The iframe embed, at the documented size of the variant. */
+/**
+ * docs/widget.md's iframe snippets by variant, the src left out: the tests
+ * embed what the manual tells site owners to paste. `loading="lazy"` is
+ * dropped, so that frames below the fold load without scrolling.
+ */
+const DOCUMENTED_IFRAMES = (() => {
+  const md = readFileSync(resolve(import.meta.dirname, '../../../docs/widget.md'), 'utf8');
+  const snippets = [...md.matchAll(/```html\n(<iframe [\s\S]*?<\/iframe>)\n```/g)].map((m) => m[1]!.replace(/\s+/g, ' '));
+  const compact = snippets.find((t) => t.includes('variant=compact'));
+  const card = snippets.find((t) => !t.includes('variant='));
+  if (!compact || !card) throw new Error('docs/widget.md: no iframe snippet for the card and the compact row');
+  const template = (t: string) => t.replace(/ src="[^"]*"/, ' src="SRC"').replace(' loading="lazy"', '');
+  return { card: template(card), compact: template(compact) };
+})();
+
+/** The iframe embed exactly as docs/widget.md gives it for the variant. */
 export function iframeSlot(id: string, src: string, variant: 'card' | 'compact' = 'card'): string {
-  const [w, h] = variant === 'card' ? [280, 120] : [760, 32];
-  return `<div class="slot" id="${id}"><iframe src="${attr(src)}" width="${w}" height="${h}" style="border:0" title="Meteo"></iframe></div>`;
+  return `<div class="slot" id="${id}">${DOCUMENTED_IFRAMES[variant].replace('"SRC"', `"${attr(src)}"`)}</div>`;
 }

@@ -73,7 +73,8 @@ export function expectShows(text: string, w: WeatherBody): void {
   expect(text).toContain(`umidità ${it_(w.humidity, 0)} %`);
   expect(text).toContain(`${it_(w.wind_speed, 1)} km/h da ${cardinal(w.wind_direction)}`);
   expect(text).toContain(w.temperature_trend_3h.label);
-  expect(text).toContain('aggiornato alle 12:30');
+  // The fixture's run, 2024-06-21T00:00Z, is 02:00 in Rome (CEST, UTC+2): the box says when the forecast was made.
+  expect(text).toContain('previsione delle 02:00');
 }
 
 /** WCAG 2.x contrast ratio of two CSS rgb() colours. */

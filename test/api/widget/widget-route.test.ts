@@ -13,7 +13,9 @@ import { generateKey } from '../../../api/access/key-format.js';
 import { createAccessServices, type AccessServices } from '../../../api/access/services.js';
 import { HOUR_MS, T0_MS, tempDataDir, writeBareNwp, writeDem, writeMainNwp } from '../tile-fixture.js';
 
-const NOW = T0_MS + 10.5 * HOUR_MS;
+const NOW = T0_MS + 10.5 * HOUR_MS; // 2024-06-21T10:30Z, 12:30 in Rome (CEST)
+/** The forecast's run: 2024-06-21T00:00Z, 02:00 in Rome. */
+const RUN_ISO = new Date(T0_MS).toISOString();
 const P = 'lat=43.123&lon=11.2345&alt=380';
 const SITE = 'https://www.comune.example.it';
 
@@ -31,7 +33,7 @@ describe('widget.php (inject, Redis)', () => {
   }
 
   beforeAll(async () => {
-    await writeMainNwp(data.dir);
+    await writeMainNwp(data.dir, { run: RUN_ISO });
     await writeDem(data.dir);
     const c = loadAccessConfig({});
     services = await createAccessServices({ env: { REDIS_URL: process.env.REDIS_URL, METEOPUNTO_DATA: data.dir }, config: { ...c, flood: { refusedPerMinute: 100_000 } } });
@@ -129,6 +131,17 @@ describe('widget.php (inject, Redis)', () => {
     expect(script.body).toBe(plain.body);
   });
 
+  it('the box says when the forecast was made (its run, Rome time), with the valid time in the title; without a name, the coordinates', async () => {
+    const page = (await get(`/api/v1/widget.php?${P}&key=${keys.api}&mode=iframe`)).body;
+    expect(page).toContain('<span class="upd muted" title="valori per le 12:30, previsione delle 02:00">previsione delle 02:00</span>');
+    expect(page).not.toContain('12:30</span>');
+    // lat=43.123&lon=11.2345 to 0.01°, the Italian way, in the place's slot and the box's accessible name.
+    expect(page).toContain('<span class="name t" title="coordinate del punto">43,12° N 11,23° E</span>');
+    expect(page).toContain('aria-label="Meteo 43,12° N 11,23° E"');
+    const compact = (await get(`/api/v1/widget.php?${P}&key=${keys.api}&mode=iframe&variant=compact`)).body;
+    expect(compact).toContain('<span class="name t coords" title="coordinate del punto"><span>43,12° N</span> <span>11,23° E</span></span>');
+  });
+
   it('a name is text: nothing in it reaches the markup or ends the script', async () => {
     const names = ['<img src=x onerror=alert(1)>', '</script><script>alert(1)</script>', `"'><svg onload=alert(1)>`, 'a\u2028b\u2029c'];
     for (const name of names) {
@@ -173,7 +186,9 @@ describe('widget.php over the labelled sample data', () => {
     expect(r.body).toContain('>dati di esempio</span>');
     // 15 − 0.2·10.5 = 12.9 °C uncorrected (no grid elevation); no wind in this store
     expect(r.body).toContain('>12,9 °C</span>');
-    expect(r.body).toContain('<span class="wind t" title="vento">—</span>');
+    expect(r.body).toContain('<span class="wind" title="vento">—</span>');
+    // This store records no run: the time shown is the values' own, and says so.
+    expect(r.body).toContain('>valori delle 12:30</span>');
   });
 
   it('js refusals sent as 200 to a script loader still count for the flood guard', async () => {
