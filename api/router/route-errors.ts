@@ -81,9 +81,11 @@ function historyNote(timeMisses: readonly Miss[], timeMs: number): string {
 export function noRouteError(what: string, misses: readonly Miss[], ctx: { timeRequested: boolean; timeMs: number; lat: number; lon: number }): ApiError {
   if (misses.length === 0) return new ApiError('DATA_NOT_AVAILABLE', `No ${what} data has been published yet; try again after the next ingest`);
   const regionMisses = misses.filter((m): m is RegionMiss => m.why === 'outside_region');
-  // A product that holds the point but not the time speaks first; a missing period (whose region is
-  // unknown, nothing of it being published) only when no published product says the point is outside.
-  const coversPoint = misses.some((m) => m.why === 'outside_time');
+  // A product that holds the point but not the time speaks first, and so does a missing period when
+  // `time=` chose it: the years present matter more than the forecast grid's edge to a historical
+  // time (the period's own region is unknown, nothing of it being published). Otherwise a point no
+  // published product holds is told it lies outside.
+  const coversPoint = misses.some((m) => m.why === 'outside_time' || (ctx.timeRequested && m.why === 'period_missing'));
   if (!coversPoint && regionMisses.length > 0) return outsideError(regionMisses, ctx);
   const timeMisses = misses.filter((m) => m.why === 'outside_time' || m.why === 'period_missing');
   if (timeMisses.length > 0) {
