@@ -13,6 +13,7 @@ import { ReadError } from './field.js';
 import { IngestError, type IngestProgress } from './ingest-types.js';
 import { runIngest, type IngestReport } from './pipeline.js';
 import { PRODUCTS } from './products/registry.js';
+import { expandZipInputs } from './zip.js';
 
 const USAGE = `usage: meteopunto ingest <product> <file>... [options]
 
@@ -26,7 +27,7 @@ options:
   --json           print the result as JSON
   --quiet          no progress on stderr
 
-Files are read by content (GRIB1/2, NetCDF3, NetCDF4/HDF5), not by extension.
+Files are read by content (GRIB1/2, NetCDF3, NetCDF4/HDF5, or a ZIP of them), not by extension.
 The data directory is $METEOPUNTO_DATA (default ./data).`;
 
 export async function run(argv: string[]): Promise<number> {
@@ -64,9 +65,12 @@ export async function run(argv: string[]): Promise<number> {
 
   const progress = o.quiet ? undefined : await progressReporter();
   const root = dataDir();
+  let unzipped: Awaited<ReturnType<typeof expandZipInputs>> | undefined;
   try {
+    // A ZIP (the data stores' netcdf_zip) is read as its members, like the ADS source does.
+    unzipped = await expandZipInputs(files);
     const report = await runIngest({
-      root, product, files,
+      root, product, files: unzipped.files,
       ...(progress ? { onProgress: progress.update } : {}),
       source: { ...(o.model ? { model: o.model } : {}), ...(o.run ? { run: new Date(o.run).toISOString() } : {}), ...(o.note ? { note: o.note } : {}) },
     });
@@ -80,6 +84,8 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
     throw err;
+  } finally {
+    await unzipped?.cleanup();
   }
 }
 
