@@ -34,6 +34,16 @@ export const TimeoutsSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const RetryInPlaceSchema = Type.Object(
+  {
+    firstDelaySeconds: Type.Optional(Seconds('wait before the first retry of a failed call, doubled each retry, with jitter (default 1)')),
+    maxDelaySeconds: Type.Optional(Seconds('longest wait between two tries (default 120); a longer Retry-After is still honoured')),
+  },
+  { additionalProperties: false, description: 'each HTTP call retried in place on 408, 429, 5xx, connection errors and timeouts, until maxWaitSeconds' },
+);
+
+const MaxWait = (what: string) => Seconds(`longest time one job attempt spends ${what}, retries in place included; then the attempt fails and BullMQ retries the job later`);
+
 export const HttpSourceSchema = Type.Object(
   {
     kind: Type.Literal('http'),
@@ -46,6 +56,8 @@ export const HttpSourceSchema = Type.Object(
     parallel: Type.Optional(Type.Integer({ minimum: 1, maximum: 32 })),
     notFound: Type.Optional(Type.Union([Type.Literal('retry'), Type.Literal('fail')])),
     timeouts: Type.Optional(TimeoutsSchema),
+    maxWaitSeconds: Type.Optional(MaxWait('downloading (default 3600)')),
+    retryInPlace: Type.Optional(RetryInPlaceSchema),
   },
   { additionalProperties: false },
 );
@@ -67,10 +79,16 @@ export const AdsSourceSchema = Type.Object(
     request: Type.Record(Type.String(), Type.Unknown(), { description: 'the dataset request; strings may use the run placeholders of URL templates ({yyyy}, {mm}, {dd}, ...)' }),
     keyEnv: Type.String({ pattern: '^[A-Z_][A-Z0-9_]*$', description: 'environment variable holding the personal API key (never the key itself)' }),
     fileName: Type.Optional(Type.String({ minLength: 1, description: 'local file name template, default "{product}-{yyyymmddHH}.nc"' })),
-    pollSeconds: Type.Optional(Seconds('how often the ADS job status is asked', 0.01)),
-    maxWaitSeconds: Type.Optional(Seconds('longest wait for the ADS job, then retry later')),
+    pollSeconds: Type.Optional(Seconds('longest pause between two looks at the ADS job (the first after 1 s, then growing by half each time)', 0.01)),
+    maxWaitSeconds: Type.Optional(MaxWait('on the ADS jobs and their results (default 10800)')),
+    split: Type.Optional(Type.Literal('month', { description: 'one request per month of request.month (its days only): the data stores advise a month per request for hourly ERA5; GRIB months are joined into fileName' })),
+    invariantVariables: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'time-invariant variables (geopotential, land_sea_mask) asked for once, in a request of their own for the first date and time, and left out of the other requests' }),
+    ),
+    parallel: Type.Optional(Type.Integer({ minimum: 1, maximum: 8, description: 'requests of one job submitted and followed at once (default 1)' })),
     maxBytes: Type.Optional(Type.Integer({ minimum: 1 })),
     timeouts: Type.Optional(TimeoutsSchema),
+    retryInPlace: Type.Optional(RetryInPlaceSchema),
   },
   { additionalProperties: false },
 );
@@ -134,6 +152,7 @@ export type RunConfig = Static<typeof RunSchema>;
 export type HttpSourceConfig = Static<typeof HttpSourceSchema>;
 export type InboxSourceConfig = Static<typeof InboxSourceSchema>;
 export type AdsSourceConfig = Static<typeof AdsSourceSchema>;
+export type RetryInPlaceConfig = Static<typeof RetryInPlaceSchema>;
 export type ProductJobsConfig = Static<typeof ProductJobsSchema>;
 export type JobsConfigFile = Static<typeof JobsConfigSchema>;
 export type BackfillSourceConfig = Static<typeof BackfillSourceSchema>;

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { JobsConfigSchema, type BackfillSourceConfig, type JobsConfigFile, type ProductJobsConfig, type RunConfig } from './config-schema.js';
+import { adsRequestProblem } from './sources/ads-requests.js';
 import { checkTemplate, usesStep } from './sources/url-template.js';
 import { parseSteps } from './sources/steps.js';
 import { processEnv } from '../config/process-env.js';
@@ -109,6 +110,8 @@ function checkProduct(where: string, name: string, p: ProductJobsConfig, at = `$
     } catch (err) {
       throw new JobsConfigError(`${at}/source: ${(err as Error).message}`);
     }
+    const problem = adsRequestProblem(ads);
+    if (problem) throw new JobsConfigError(`${at}/source: ${problem}`);
     return;
   }
   if (p.source.kind !== 'http') return;

@@ -7,10 +7,12 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute, resolve } from 'node:path';
-import type { AdsSourceConfig, ProductJobsConfig } from './config-schema.js';
+import type { AdsSourceConfig, ProductJobsConfig, RetryInPlaceConfig } from './config-schema.js';
 import { DEFAULT_RUN } from './config.js';
 import type { AdsSourceSpec, HttpFileSpec, IngestJobData } from './job-types.js';
 import { latestRun, runKey } from './run-time.js';
+import { adsRequests } from './sources/ads-requests.js';
+import { DEFAULT_RETRY_DELAYS } from './sources/retry.js';
 import { parseSteps } from './sources/steps.js';
 import { fillTemplate, usesStep } from './sources/url-template.js';
 
@@ -93,6 +95,8 @@ export function configuredIngestJob(
         parallel: src.parallel ?? 4,
         notFound: src.notFound ?? 'retry',
         checksumAlgorithm: src.checksumAlgorithm ?? 'sha256',
+        deadlineMs: Math.round((src.maxWaitSeconds ?? 3600) * 1000),
+        retry: retryDelays(src.retryInPlace),
       },
     },
   };
@@ -125,34 +129,36 @@ export async function localIngestJob(product: string, paths: string[], opts: { r
   return { id: ingestJobId(product, key), data };
 }
 
-/** Fill the run placeholders in every string of an ADS request (arrays and nested objects too). */
-function fillRequest(v: unknown, run: Date, product: string): unknown {
-  if (typeof v === 'string') return fillTemplate(v, { run, product });
-  if (Array.isArray(v)) return v.map((x) => fillRequest(x, run, product));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fillRequest(x, run, product)]));
-  return v;
+/** Delays of the retries in place from the source's `retryInPlace` (defaults: ECMWF's datastores client). */
+function retryDelays(r: RetryInPlaceConfig | undefined): { firstDelayMs: number; maxDelayMs: number } {
+  return {
+    firstDelayMs: r?.firstDelaySeconds !== undefined ? Math.round(r.firstDelaySeconds * 1000) : DEFAULT_RETRY_DELAYS.firstDelayMs,
+    maxDelayMs: r?.maxDelaySeconds !== undefined ? Math.round(r.maxDelaySeconds * 1000) : DEFAULT_RETRY_DELAYS.maxDelayMs,
+  };
 }
 
-/** The ADS job spec of one run: the request filled in; the key stays a variable name, read by the worker. */
+/** The ADS job spec of one run: its requests filled in; the key stays a variable name, read by the worker. */
 export function adsSpec(product: string, src: AdsSourceConfig, run: Date): AdsSourceSpec {
   const t = src.timeouts ?? {};
+  const { requests, joinInto } = adsRequests(product, src, run);
   return {
     kind: 'ads',
     api: src.api,
     dataset: src.dataset,
-    request: fillRequest(src.request, run, product) as Record<string, unknown>,
+    requests,
+    ...(joinInto ? { joinInto } : {}),
     keyEnv: src.keyEnv,
-    fileName: fillTemplate(src.fileName ?? '{product}-{yyyymmddHH}.nc', { run, product }),
     pollMs: Math.round((src.pollSeconds ?? 30) * 1000),
-    maxWaitMs: Math.round((src.maxWaitSeconds ?? 3 * 3600) * 1000),
     options: {
       maxBytes: src.maxBytes ?? 1024 * MB,
       headersMs: Math.round((t.headersSeconds ?? 60) * 1000),
       idleMs: Math.round((t.idleSeconds ?? 120) * 1000),
       totalMs: Math.round((t.totalSeconds ?? 3600) * 1000),
-      parallel: 1,
+      parallel: src.parallel ?? 1,
       notFound: 'fail',
       checksumAlgorithm: 'sha256',
+      deadlineMs: Math.round((src.maxWaitSeconds ?? 3 * 3600) * 1000),
+      retry: retryDelays(src.retryInPlace),
     },
   };
 }

@@ -29,20 +29,40 @@ export interface HttpFetchOptions {
   /** 404: the run is not published yet ('retry', the default) or the URL is wrong ('fail'). */
   notFound: 'retry' | 'fail';
   checksumAlgorithm: ChecksumAlgorithm;
+  /**
+   * One job attempt's whole fetch, retries in place included (ms); past it
+   * the attempt fails and BullMQ retries the job later. Absent in jobs queued
+   * by older versions: jobs/sources/retry.ts fills the defaults.
+   */
+  deadlineMs?: number;
+  /** Delays of the retries in place (jobs/sources/retry.ts). */
+  retry?: { firstDelayMs: number; maxDelayMs: number };
 }
 
-/** An Atmosphere Data Store retrieval (jobs/sources/ads.ts); the key itself is read from `keyEnv` by the worker. */
+/** One request of an ADS/CDS job. */
+export interface AdsRequestSpec {
+  /** Names the request: its remote job id is kept under this key in the job data (`remote`). */
+  key: string;
+  /** The dataset request with the run filled in. */
+  request: Record<string, unknown>;
+  /** Local name of its result (a ZIP is unpacked into a folder named after it). */
+  fileName: string;
+}
+
+/** An Atmosphere / Climate Data Store retrieval (jobs/sources/ads.ts); the key itself is read from `keyEnv` by the worker. */
 export interface AdsSourceSpec {
   kind: 'ads';
   api: string;
   dataset: string;
-  /** The request with the run filled in. */
-  request: Record<string, unknown>;
+  /** Built by jobs/sources/ads-requests.ts: per month when split, the invariant variables apart. */
+  requests: AdsRequestSpec[];
+  /** When the requests were split: their GRIB results joined into this one file before ingest. */
+  joinInto?: string;
   /** Environment variable holding the personal API key. */
   keyEnv: string;
-  fileName: string;
+  /** Longest pause between two looks at a remote job. */
   pollMs: number;
-  maxWaitMs: number;
+  /** `deadlineMs` is the configured maxWaitSeconds; `parallel` the requests followed at once. */
   options: HttpFetchOptions;
 }
 
@@ -61,6 +81,12 @@ export interface IngestJobData {
   model?: string;
   source: SourceSpec;
   trigger: 'schedule' | 'operator';
+  /**
+   * Ids of the provider-side jobs this job started (ADS/CDS jobID by request
+   * key), written as soon as each is known so that a retry, or another worker
+   * after a crash, re-attaches to the running job instead of submitting anew.
+   */
+  remote?: Record<string, string>;
 }
 
 export type IngestJobResult =

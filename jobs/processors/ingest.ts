@@ -17,6 +17,7 @@ import { SHUTDOWN_REASON, type IngestJobData, type IngestJobResult, type JobProg
 import { ProgressReporter } from '../progress.js';
 import { fetchSource, settleSource, type FetchedFiles } from '../sources/source.js';
 import { SourceError } from '../sources/source-error.js';
+import { recordRemoteJobs, type RemoteJobs } from '../sources/remote-jobs.js';
 
 /** Share of the progress bar given to fetching; the ingest stages share the rest. */
 const FETCH_SHARE = 0.3;
@@ -33,7 +34,21 @@ export type IngestJob = Pick<Job<IngestJobData, IngestJobResult, IngestJobName>,
   id?: string | undefined;
   opts: { attempts?: number };
   moveToDelayed?: (timestamp: number, token?: string) => Promise<void>;
+  /** BullMQ's: replaces the job's data in Redis (the remote job ids live there). */
+  updateData?: (data: IngestJobData) => Promise<void>;
 };
+
+/** Remote job ids kept in the job's data, so that a retry or another worker re-attaches to them. */
+function remoteJobsOf(job: IngestJob): RemoteJobs {
+  return recordRemoteJobs(
+    () => job.data.remote,
+    async (ids) => {
+      const data = { ...job.data, remote: ids };
+      if (job.updateData) await job.updateData(data);
+      else job.data = data;
+    },
+  );
+}
 
 /** Errors that retrying cannot fix. Matched by name/code too, in case two copies of a module are loaded. */
 export function isPermanent(err: unknown): boolean {
@@ -63,6 +78,7 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
       fetched = await fetchSource(data.source, {
         ...ctx,
         ...(signal ? { signal } : {}),
+        remote: remoteJobsOf(job),
         onProgress: (f, msg) => progress.report({ stage: 'fetch', fraction: f * FETCH_SHARE, message: msg }),
       });
       if (fetched.paths.length === 0) {

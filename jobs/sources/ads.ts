@@ -1,113 +1,203 @@
 /**
- * Atmosphere Data Store (ADS, Copernicus Atmosphere Monitoring Service)
- * source: its Retrieve API is asynchronous (OGC API - Processes, as the
- * official clients ecmwf-datastores-client / cads-api-client use it):
+ * Atmosphere / Climate Data Store source: each request of the job (one, or
+ * one per month plus one for the time-invariant variables; ads-requests.ts)
+ * becomes a remote job on the data store (ads-client.ts), followed to its
+ * end and its result downloaded with the HTTP source's limits and checks.
  *
- *   POST {api}/retrieve/v1/processes/{dataset}/execution  {"inputs": request}  → {"jobID", "status"}
- *   GET  {api}/retrieve/v1/jobs/{jobID}                   → {"status": accepted|running|successful|failed|rejected|dismissed}
- *   GET  {api}/retrieve/v1/jobs/{jobID}/results           → {"asset": {"value": {"href", "file:size"}}}
+ * - The remote job id is stored (remote-jobs.ts) the moment the data store
+ *   gives it, so a retry or another worker re-attaches to the job already
+ *   queued: a 429 or a crash never costs a second job in the queue.
+ * - Polls wait 1 s, then half as long again each time, up to `pollMs`, as
+ *   the official client does; a 429/5xx on a poll is retried in place.
+ * - A failed or rejected job fails this job at once with the data store's
+ *   reason; a dismissed job, or a state the API does not define, too.
+ * - A ZIP result (`netcdf_zip`) is unpacked (ingest/zip.ts) and each member
+ *   goes to ingest; split GRIB months are joined into one year file.
+ * - The personal key is read from the environment variable `keyEnv` when the
+ *   job runs, sent only in the PRIVATE-TOKEN header and cut out of anything a
+ *   server echoes: never in a log line, an error or the job data.
  *
- * then the file at `href` is downloaded like any HTTP file (size limit,
- * timeouts, nothing half-written under the final name). The personal API key
- * goes in the PRIVATE-TOKEN header and is read from the worker's environment
- * variable the configuration names (`keyEnv`) when the job runs: it is never
- * in a committed file nor in the job data kept in Redis.
+ * Results already complete from an earlier attempt (final names, a members
+ * list written last) are reused without asking the data store again.
  */
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { AdsSourceSpec } from '../job-types.js';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { processEnv } from '../../config/process-env.js';
+import { isZip, unzipFile } from '../../ingest/zip.js';
+import type { AdsRequestSpec, AdsSourceSpec } from '../job-types.js';
+import { adsApi, failureReason, jobStatus, resultAsset, submit, type AdsApi, type StatusInfo } from './ads-client.js';
+import { joinGribFiles } from './grib-join.js';
 import { downloadFile } from './http-download.js';
 import { removePartials } from './http.js';
-import { SourceError, statusError } from './source-error.js';
-import { processEnv } from '../../config/process-env.js';
+import { runPool } from './pool.js';
+import { memoryRemoteJobs, type RemoteJobs } from './remote-jobs.js';
+import { attemptPolicy, sleep, type RetryPolicy } from './retry.js';
+import { SourceError } from './source-error.js';
 
 export interface AdsFetchContext {
   dir: string;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   onProgress?: (fraction: number, message: string) => void;
+  /** Where remote job ids are kept between attempts (the BullMQ job's data); in memory when absent. */
+  remote?: RemoteJobs;
 }
 
-const DONE = 'successful';
-const FAILED = new Set(['failed', 'rejected', 'dismissed', 'deleted']);
+const WAITING = new Set(['accepted', 'running']);
+const FAILED = new Set(['failed', 'rejected']);
+const ENDED = new Set(['dismissed', 'deleted']);
 
-async function call(url: string, init: RequestInit, spec: AdsSourceSpec, signal?: AbortSignal): Promise<unknown> {
-  const timeout = AbortSignal.timeout(spec.options.headersMs + spec.options.idleMs);
-  let res: Response;
-  try {
-    res = await fetch(url, { ...init, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-  } catch (err) {
-    if (signal?.aborted) throw signal.reason;
-    throw new SourceError(timeout.aborted ? 'TIMEOUT' : 'NETWORK', `${url}: ${(err as Error).message}`, true, { cause: err });
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+interface Run {
+  api: AdsApi;
+  dir: string;
+  remote: RemoteJobs;
+  policy: RetryPolicy;
+  signal?: AbortSignal;
+  say: (fraction: number, message: string) => void;
+}
+
+const membersList = (dir: string, r: AdsRequestSpec) => join(dir, `${r.fileName}.members`);
+
+/** The result files of a request kept from an earlier attempt, unpacking a ZIP left whole. */
+async function kept(run: Run, r: AdsRequestSpec): Promise<string[] | undefined> {
+  const list = await readFile(membersList(run.dir, r), 'utf8').then((t) => JSON.parse(t) as string[], () => undefined);
+  if (list) return list.map((m) => join(run.dir, m));
+  const dest = join(run.dir, r.fileName);
+  if (!(await exists(dest))) return undefined;
+  return unpacked(run, r, dest);
+}
+
+/** A ZIP's members (listed last, so a crash mid-way unpacks again), else the file itself. */
+async function unpacked(run: Run, r: AdsRequestSpec, dest: string): Promise<string[]> {
+  if (!(await isZip(dest))) return [dest];
+  const members = await unzipFile(dest, `${dest}.d`, { maxMemberBytes: run.api.spec.options.maxBytes });
+  const names = members.map((m) => join(`${r.fileName}.d`, basename(m)));
+  await writeFile(`${membersList(run.dir, r)}.part`, JSON.stringify(names));
+  await rename(`${membersList(run.dir, r)}.part`, membersList(run.dir, r));
+  return names.map((n) => join(run.dir, n));
+}
+
+/** Follow the remote job this request already has, else submit it and keep its id before anything else. */
+async function attachOrSubmit(run: Run, r: AdsRequestSpec): Promise<StatusInfo> {
+  const known = run.remote.get(r.key);
+  if (known) {
+    const st = await jobStatus(run.api, known);
+    if (st) {
+      run.say(0, `${r.key}: re-attached to ADS job ${known} (${st.status})`);
+      return st;
+    }
+    await run.remote.forget(r.key);
+    run.say(0, `${r.key}: ADS job ${known} is gone from the data store; submitting again`);
   }
-  const text = await res.text().catch(() => '');
-  if (!res.ok) {
-    const e = statusError(url, res.status, 'fail');
-    // 401/403: a wrong key or the dataset's licence not accepted on the ADS web site; the ADS says which.
-    throw new SourceError(e.code, `${e.message}${detail(text)}`, e.transient);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new SourceError('HTTP_STATUS', `${url}: answer is not JSON`, true);
+  const st = await submit(run.api, r.request);
+  await run.remote.set(r.key, st.jobID);
+  run.say(0, `${r.key}: ADS job ${st.jobID} ${st.status}`);
+  return st;
+}
+
+/** Polls until the job is successful; any other end throws. */
+async function waitFor(run: Run, r: AdsRequestSpec, first: StatusInfo): Promise<StatusInfo> {
+  const { spec } = run.api;
+  const what = `ADS job ${first.jobID} for ${spec.dataset} (${r.key})`;
+  let st = first;
+  let wait = Math.min(1000, spec.pollMs);
+  for (;;) {
+    if (st.status === 'successful') return st;
+    if (!WAITING.has(st.status)) {
+      // Whatever ended it, a new attempt (an operator's retry) must submit afresh.
+      const reason = FAILED.has(st.status) ? await failureReason(run.api, st) : ENDED.has(st.status) ? 'ended on the data store' : 'a state the Retrieve API does not define';
+      await run.remote.forget(r.key);
+      throw new SourceError('REMOTE_FAILED', `${what} ${FAILED.has(st.status) || ENDED.has(st.status) ? st.status : `in unknown state '${st.status}'`}: ${reason}`, false);
+    }
+    if (Date.now() + wait > run.policy.deadline) {
+      throw new SourceError('TIMEOUT', `${what} still ${st.status} at the end of maxWaitSeconds; the next attempt follows the same job`, true);
+    }
+    await sleep(wait, run.signal);
+    wait = Math.min(wait * 1.5, spec.pollMs);
+    const next = await jobStatus(run.api, st.jobID);
+    if (!next) {
+      await run.remote.forget(r.key);
+      throw new SourceError('REMOTE_FAILED', `${what} vanished from the data store (404); the next attempt submits again`, true);
+    }
+    if (next.status !== st.status) run.say(0.1, `${r.key}: ADS job ${st.jobID} ${next.status}`);
+    st = next;
   }
 }
 
-function detail(text: string): string {
-  try {
-    const j = JSON.parse(text) as { title?: string; detail?: string };
-    const d = [j.title, j.detail].filter(Boolean).join(': ');
-    return d ? ` (${d.slice(0, 300)})` : '';
-  } catch {
-    return '';
+async function fetchRequest(run: Run, r: AdsRequestSpec, report: (f: number, m: string) => void): Promise<{ paths: string[]; bytes: number }> {
+  const earlier = await kept(run, r);
+  if (earlier) {
+    report(1, `${r.fileName} kept from an earlier attempt`);
+    return { paths: earlier, bytes: 0 };
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    }, { once: true });
+  const done = await waitFor(run, r, await attachOrSubmit(run, r));
+  const asset = await resultAsset(run.api, done);
+  if (!asset) {
+    await run.remote.forget(r.key);
+    throw new SourceError('REMOTE_FAILED', `the results of ADS job ${done.jobID} (${r.key}) expired; the next attempt submits again`, true);
+  }
+  const dest = join(run.dir, r.fileName);
+  const got = await downloadFile({
+    url: asset.href, dest, decompress: 'none', options: run.api.spec.options, retry: run.policy,
+    ...(run.signal ? { signal: run.signal } : {}),
+    onRetry: (e, ms, n) => report(0.2, `${r.fileName}: ${e.message}; retry ${n} in ${Math.ceil(ms / 1000)} s`),
+    onBytes: (n, total) => {
+      const of = total ?? asset.size;
+      if (of) report(0.2 + 0.8 * Math.min(n / of, 0.99), `downloading ${r.fileName}`);
+    },
   });
+  const size = (await stat(dest)).size;
+  if (asset.size !== undefined && size !== asset.size) {
+    await rm(dest, { force: true });
+    throw new SourceError('LENGTH_MISMATCH', `${asset.href}: ${size} bytes, the data store announced ${asset.size}`, true);
+  }
+  const paths = await unpacked(run, r, dest);
+  report(1, `${r.fileName} from ADS job ${done.jobID}${paths.length > 1 || paths[0] !== dest ? ` (${paths.length} files unpacked)` : ''}`);
+  return { paths, bytes: got.receivedBytes };
 }
 
-/** Submit the request, wait for the ADS job, download its result into ctx.dir. */
-export async function fetchAdsFile(spec: AdsSourceSpec, ctx: AdsFetchContext): Promise<{ paths: string[]; receivedBytes: number }> {
-  const env = ctx.env ?? processEnv();
-  const key = env[spec.keyEnv];
-  if (!key) throw new SourceError('NO_CREDENTIALS', `ADS: environment variable ${spec.keyEnv} (the personal API key of the Atmosphere Data Store) is not set on this worker`, false);
-  const headers = { 'PRIVATE-TOKEN': key, 'content-type': 'application/json', 'user-agent': 'meteopunto-ingest' };
-  const base = spec.api.replace(/\/+$/, '');
+/** Submit (or re-attach to) every request of the job, wait, download into ctx.dir; the local paths to ingest. */
+export async function fetchAdsFiles(spec: AdsSourceSpec, ctx: AdsFetchContext): Promise<{ paths: string[]; receivedBytes: number }> {
+  const key = (ctx.env ?? processEnv())[spec.keyEnv];
+  if (!key) throw new SourceError('NO_CREDENTIALS', `ADS: environment variable ${spec.keyEnv} (the personal API key of the data store) is not set on this worker`, false);
   await mkdir(ctx.dir, { recursive: true });
   await removePartials(ctx.dir);
-  const dest = join(ctx.dir, spec.fileName);
-
-  const submitted = (await call(`${base}/retrieve/v1/processes/${encodeURIComponent(spec.dataset)}/execution`, {
-    method: 'POST', headers, body: JSON.stringify({ inputs: spec.request }),
-  }, spec, ctx.signal)) as { jobID?: string; status?: string };
-  const id = submitted.jobID;
-  if (!id) throw new SourceError('HTTP_STATUS', `ADS: no jobID in the answer to the request for ${spec.dataset}`, true);
-  ctx.onProgress?.(0.05, `ADS job ${id} ${submitted.status ?? 'submitted'}`);
-
-  const deadline = Date.now() + spec.maxWaitMs;
-  let status = submitted.status ?? 'accepted';
-  while (status !== DONE) {
-    if (FAILED.has(status)) throw new SourceError('HTTP_STATUS', `ADS job ${id} for ${spec.dataset}: ${status}`, false);
-    if (Date.now() > deadline) throw new SourceError('TIMEOUT', `ADS job ${id} for ${spec.dataset} still ${status} after ${spec.maxWaitMs / 1000} s`, true);
-    await sleep(spec.pollMs, ctx.signal);
-    status = ((await call(`${base}/retrieve/v1/jobs/${encodeURIComponent(id)}`, { headers }, spec, ctx.signal)) as { status?: string }).status ?? 'unknown';
-    ctx.onProgress?.(0.1, `ADS job ${id} ${status}`);
+  const joined = spec.joinInto ? join(ctx.dir, spec.joinInto) : undefined;
+  if (joined && (await exists(joined))) {
+    ctx.onProgress?.(1, `${spec.joinInto} kept from an earlier attempt`);
+    return { paths: [joined], receivedBytes: 0 };
   }
-  const results = (await call(`${base}/retrieve/v1/jobs/${encodeURIComponent(id)}/results`, { headers }, spec, ctx.signal)) as { asset?: { value?: { href?: string } } };
-  const href = results.asset?.value?.href;
-  if (!href) throw new SourceError('HTTP_STATUS', `ADS job ${id}: results carry no asset href`, false);
-  const r = await downloadFile({
-    url: new URL(href, `${base}/`).toString(), dest, decompress: 'none', options: spec.options,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-    onBytes: (got, total) => total && ctx.onProgress?.(0.1 + 0.9 * Math.min(got / total, 0.99), `downloading ${spec.fileName}`),
-  });
-  ctx.onProgress?.(1, `${spec.fileName} from ADS job ${id}`);
-  return { paths: [dest], receivedBytes: r.receivedBytes };
+  const policy = attemptPolicy(spec.options);
+  const remote = ctx.remote ?? memoryRemoteJobs();
+  const n = spec.requests.length;
+  const fractions = new Array<number>(n).fill(0);
+  const say = (i: number) => (f: number, m: string) => {
+    fractions[i] = Math.max(fractions[i]!, f);
+    ctx.onProgress?.(fractions.reduce((a, b) => a + b, 0) / n, m);
+  };
+  const results = await runPool(
+    spec.requests,
+    spec.options.parallel,
+    (r, i, signal) => {
+      const hooks = { signal, onRetry: (e: SourceError, ms: number, k: number) => say(i)(fractions[i]!, `${r.key}: ${e.message}; retry ${k} in ${Math.ceil(ms / 1000)} s`) };
+      const run: Run = { api: adsApi(spec, key, policy, hooks), dir: ctx.dir, remote, policy, signal, say: say(i) };
+      return fetchRequest(run, r, say(i));
+    },
+    ctx.signal,
+  );
+  const paths = results.flatMap((x) => x.paths);
+  const receivedBytes = results.reduce((s, x) => s + x.bytes, 0);
+  if (joined && (await joinGribFiles(paths, joined))) {
+    await Promise.all(paths.map((p) => rm(p, { force: true })));
+    ctx.onProgress?.(1, `${paths.length} GRIB results joined into ${spec.joinInto}`);
+    return { paths: [joined], receivedBytes };
+  }
+  return { paths, receivedBytes };
 }

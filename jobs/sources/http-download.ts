@@ -8,18 +8,23 @@
  *
  * Three timeouts keep a stalled server from hanging a worker: until the
  * response headers (covers connect), between two body chunks (idle), and for
- * the whole file (total).
+ * the whole file (total). A failed try is retried in place (retry.ts) when
+ * the request carries a retry policy: each try starts again from an empty
+ * `.part`.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { open, rename, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { ChecksumAlgorithm, Decompress, HttpFetchOptions } from '../job-types.js';
 import { bunzip2, type Bunzip2 } from './bzip2.js';
 import { parseChecksumFile } from './checksum.js';
-import { SourceError, statusError } from './source-error.js';
+import { commitFile } from './commit-file.js';
+import { refusal } from './refusal.js';
+import { retryInPlace, type RetryHooks, type RetryPolicy } from './retry.js';
+import { SourceError } from './source-error.js';
 
 export interface DownloadRequest {
   url: string;
@@ -32,6 +37,9 @@ export interface DownloadRequest {
   signal?: AbortSignal;
   /** Bytes received so far on this file (for progress). */
   onBytes?: (received: number, total: number | undefined) => void;
+  /** Retry failed tries in place until this policy's deadline; without it, one try. */
+  retry?: RetryPolicy;
+  onRetry?: RetryHooks['onRetry'];
 }
 
 export interface DownloadResult {
@@ -99,10 +107,7 @@ async function request(url: string, d: Deadline, notFound: 'retry' | 'fail'): Pr
     throw d.explain(err);
   }
   d.headersArrived();
-  if (!res.ok) {
-    await res.body?.cancel().catch(() => {});
-    throw statusError(url, res.status, notFound);
-  }
+  if (!res.ok) throw await refusal(url, res, notFound);
   return res;
 }
 
@@ -158,8 +163,16 @@ export async function downloadFile(req: DownloadRequest): Promise<DownloadResult
   const { url, dest, options: o } = req;
   if (await exists(dest)) return { path: dest, receivedBytes: 0, reused: true };
   const servedName = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
-  const expectedDigest = req.checksumUrl ? await fetchChecksum(req.checksumUrl, servedName, o.checksumAlgorithm, o, req.signal) : undefined;
+  const policy = req.retry ?? { deadline: 0, firstDelayMs: 0, maxDelayMs: 0 };
+  const hooks = { ...(req.signal ? { signal: req.signal } : {}), ...(req.onRetry ? { onRetry: req.onRetry } : {}) };
+  const checksumUrl = req.checksumUrl;
+  const expectedDigest = checksumUrl ? await retryInPlace(() => fetchChecksum(checksumUrl, servedName, o.checksumAlgorithm, o, req.signal), policy, hooks) : undefined;
+  return retryInPlace(() => downloadOnce(req, expectedDigest), policy, hooks);
+}
 
+/** One try: stream into `<dest>.part`, check, fsync, rename; nothing left behind on failure. */
+async function downloadOnce(req: DownloadRequest, expectedDigest: string | undefined): Promise<DownloadResult> {
+  const { url, dest, options: o } = req;
   const part = `${dest}.part`;
   const d = new Deadline(url, o, req.signal);
   let bz: Bunzip2 | undefined;
@@ -212,13 +225,7 @@ export async function downloadFile(req: DownloadRequest): Promise<DownloadResult
         throw new SourceError('CHECKSUM_MISMATCH', `${url}: ${o.checksumAlgorithm} ${got} does not match the published ${expectedDigest}`, true);
       }
     }
-    const fh = await open(part, 'r+');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(part, dest);
+    await commitFile(part, dest);
     return { path: dest, receivedBytes: meter.bytes, reused: false };
   } catch (err) {
     bz?.kill();

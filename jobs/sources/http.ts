@@ -8,6 +8,8 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HttpFetchOptions, HttpFileSpec } from '../job-types.js';
 import { downloadFile } from './http-download.js';
+import { runPool } from './pool.js';
+import { attemptPolicy } from './retry.js';
 
 export interface HttpFetchContext {
   dir: string;
@@ -24,21 +26,20 @@ export async function removePartials(dir: string): Promise<void> {
 export async function fetchHttpFiles(files: HttpFileSpec[], options: HttpFetchOptions, ctx: HttpFetchContext): Promise<{ paths: string[]; receivedBytes: number }> {
   await mkdir(ctx.dir, { recursive: true });
   await removePartials(ctx.dir);
-  // The first failure stops the sibling downloads: the job fails or retries as a whole.
-  const local = new AbortController();
-  const signal = ctx.signal ? AbortSignal.any([ctx.signal, local.signal]) : local.signal;
+  const policy = attemptPolicy(options);
   const fractions = new Array<number>(files.length).fill(0);
   let received = 0;
   let finished = 0;
-  const report = (label: string) => ctx.onProgress?.(fractions.reduce((a, b) => a + b, 0) / Math.max(files.length, 1), label);
+  const progress = () => fractions.reduce((a, b) => a + b, 0) / Math.max(files.length, 1);
+  const report = (label: string) => ctx.onProgress?.(progress(), label);
 
-  let next = 0;
-  let failure: unknown;
-  const workers = Array.from({ length: Math.min(options.parallel, files.length) }, async () => {
-    while (failure === undefined && next < files.length) {
-      const i = next++;
-      const f = files[i]!;
-      try {
+  // Byte progress between file completions, at most every 500 ms.
+  const ticker = setInterval(() => report(`${finished}/${files.length} files`), 500);
+  try {
+    await runPool(
+      files,
+      options.parallel,
+      async (f, i, signal) => {
         const r = await downloadFile({
           url: f.url,
           dest: join(ctx.dir, f.name),
@@ -46,6 +47,8 @@ export async function fetchHttpFiles(files: HttpFileSpec[], options: HttpFetchOp
           ...(f.checksumUrl ? { checksumUrl: f.checksumUrl } : {}),
           options,
           signal,
+          retry: policy,
+          onRetry: (e, ms, n) => report(`${f.name}: ${e.message}; retry ${n} in ${Math.ceil(ms / 1000)} s`),
           onBytes: (got, total) => {
             if (total) fractions[i] = Math.min(got / total, 0.99);
           },
@@ -54,21 +57,11 @@ export async function fetchHttpFiles(files: HttpFileSpec[], options: HttpFetchOp
         received += r.receivedBytes;
         finished++;
         report(`${finished}/${files.length} files${r.reused ? ' (kept from an earlier attempt)' : ''}`);
-      } catch (err) {
-        if (failure === undefined) {
-          failure = err;
-          local.abort(err);
-        }
-      }
-    }
-  });
-  // Byte progress between file completions, at most every 500 ms.
-  const ticker = setInterval(() => report(`${finished}/${files.length} files`), 500);
-  try {
-    await Promise.all(workers);
+      },
+      ctx.signal,
+    );
   } finally {
     clearInterval(ticker);
   }
-  if (failure !== undefined) throw failure;
   return { paths: files.map((f) => join(ctx.dir, f.name)), receivedBytes: received };
 }

@@ -6,9 +6,10 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SourceSpec } from '../job-types.js';
-import { fetchAdsFile } from './ads.js';
+import { fetchAdsFiles } from './ads.js';
 import { fetchHttpFiles } from './http.js';
 import { claimInbox, settleInbox } from './inbox.js';
+import type { RemoteJobs } from './remote-jobs.js';
 import { SourceError } from './source-error.js';
 
 export interface FetchContext {
@@ -19,6 +20,8 @@ export interface FetchContext {
   key: string;
   signal?: AbortSignal;
   onProgress?: (fraction: number, message: string) => void;
+  /** Ids of provider-side jobs kept between attempts (ADS/CDS). */
+  remote?: RemoteJobs;
 }
 
 /**
@@ -54,7 +57,12 @@ export async function fetchSource(spec: SourceSpec, ctx: FetchContext): Promise<
     }
     case 'ads': {
       const dir = downloadDir(ctx.root, ctx.product, ctx.key);
-      const r = await fetchAdsFile(spec, { dir, ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) });
+      const r = await fetchAdsFiles(spec, {
+        dir,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
+        ...(ctx.remote ? { remote: ctx.remote } : {}),
+      });
       return { ...r, settle };
     }
     case 'inbox': {

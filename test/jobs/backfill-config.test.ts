@@ -30,14 +30,43 @@ describe('backfill configuration', () => {
     expect(data.source.options.notFound).toBe('fail');
   });
 
-  it('ERA5 from the CDS: the request for the year, the key only as a variable name', () => {
-    const { id, data } = backfillJob('/srv/mp', config, 1950, 'era5');
-    expect(id).toBe('reanalysis@1950');
+  it('ERA5 from the CDS: a request per month of the year (its own days only), geopotential once, the key only as a variable name', () => {
+    const { id, data } = backfillJob('/srv/mp', config, 1952, 'era5');
+    expect(id).toBe('reanalysis@1952');
     if (data.source.kind !== 'ads') throw new Error('expected ads');
-    expect(data.source.request.year).toEqual(['1950']);
-    expect(data.source.keyEnv).toBe('CDS_API_KEY');
-    expect(data.source.fileName).toBe('era5-italy-1950.grib');
+    const src = data.source;
+    expect(src.keyEnv).toBe('CDS_API_KEY');
+    expect(src.joinInto).toBe('era5-italy-1952.grib');
+    expect(src.requests.map((r) => r.key)).toEqual(['invariant', ...Array.from({ length: 12 }, (_, i) => `1952-${String(i + 1).padStart(2, '0')}`)]);
+    const [invariant, ...months] = src.requests;
+    // Once: the first date and time of the year, nothing but geopotential.
+    expect(invariant!.request).toMatchObject({ variable: ['geopotential'], year: ['1952'], month: ['01'], day: ['01'], time: ['00:00'] });
+    expect(invariant!.fileName).toBe('era5-italy-1952-invariant.grib');
+    // 1952 is a leap year: February has 29 days, April 30, December 31 (days of the month, by hand).
+    expect(months.map((m) => (m.request.day as string[]).length)).toEqual([31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]);
+    for (const [i, m] of months.entries()) {
+      expect(m.request.month).toEqual([String(i + 1).padStart(2, '0')]);
+      expect(m.request.year).toEqual(['1952']);
+      expect(m.request.variable).not.toContain('geopotential');
+      expect((m.request.variable as string[]).length).toBe(11);
+      expect((m.request.time as string[]).length).toBe(24);
+    }
+    expect(months[1]!.fileName).toBe('era5-italy-1952-02.grib');
+    // One month of Italy: 11 variables × 29 days × 24 h = 7,656 fields, far under the per-request limit (a year: about 96,000).
+    expect(11 * 29 * 24).toBe(7656);
     expect(JSON.stringify(data)).not.toMatch(/PRIVATE-TOKEN|[0-9a-f]{8}-[0-9a-f]{4}-/);
+  });
+
+  it('a split needs one year and a month list; invariant variables cannot be all of them', () => {
+    const era5 = JSON.parse(readFileSync(EXAMPLE, 'utf8')).backfill.era5;
+    const bad = (change: (s: Record<string, unknown>) => void) => {
+      const src = structuredClone(era5.source);
+      change(src);
+      return () => parseJobsConfig({ products: {}, backfill: { era5: { source: src } } }, 'jobs.json');
+    };
+    expect(bad((s) => ((s.request as Record<string, unknown>).year = ['1950', '1951']))).toThrow(/backfill\/era5\/source: split "month" needs request.year to be one year/);
+    expect(bad((s) => delete (s.request as Record<string, unknown>).month)).toThrow(/split "month" needs request.month/);
+    expect(bad((s) => (s.invariantVariables = (s.request as { variable: string[] }).variable))).toThrow(/every variable of the request is invariant/);
   });
 
   it('a missing source is a configuration error naming the key to add; a bad template names its path', () => {

@@ -83,7 +83,8 @@ describeShared('ingest processor (no Redis)', () => {
           { url: server.url('/ok.grib'), name: 'ok.grib', decompress: 'none' },
           { url: server.url('/busy.grib'), name: 'busy.grib', decompress: 'none' },
         ],
-        options: { maxBytes: 1e7, headersMs: 2000, idleMs: 1000, totalMs: 10_000, parallel: 1, notFound: 'retry', checksumAlgorithm: 'sha256' },
+        // Retried in place for at most 1.5 s, then handed to BullMQ's backoff.
+        options: { maxBytes: 1e7, headersMs: 2000, idleMs: 1000, totalMs: 10_000, parallel: 1, notFound: 'retry', checksumAlgorithm: 'sha256', deadlineMs: 1500, retry: { firstDelayMs: 20, maxDelayMs: 40 } },
       },
     };
     const ingest = createIngestProcessor({ root: r, runIngest });
@@ -91,6 +92,7 @@ describeShared('ingest processor (no Redis)', () => {
     expect(first).toBeInstanceOf(SourceError);
     expect(first).not.toBeInstanceOf(UnrecoverableError);
     expect((first as SourceError).message).toContain('HTTP 503');
+    expect(server.hits('/busy.grib')).toBeGreaterThan(1);
     const dl = join(r, 'downloads', 'nwp', 'nwp@2021-08-01T12Z');
     expect(readdirSync(dl)).toEqual(['ok.grib']);
     await ingest(fakeJob('nwp@2021-08-01T12Z', data, 2, 3).job).catch(() => {});

@@ -17,7 +17,7 @@ import { TileStore } from '../../tiles/read/reader.js';
 import { describeShared } from '../support/shared-data.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import {
-  ERA5_FILE, IFS_FILE, IFS_PATH, IFS_RUN, IFS_VALID_MS, gribValueK, httpConfig, liveVersion, tempRoot, uniquePrefix, versionDirs, waitForState,
+  ERA5_FILE, IFS_FILE, IFS_PATH, IFS_RUN, IFS_VALID_MS, gribValueK, httpConfig, liveVersion, tempRoot, uniquePrefix, versionDirs, waitFor, waitForState,
 } from './support/harness.js';
 
 const silent = pino({ level: 'silent' });
@@ -116,32 +116,45 @@ describeShared('ingest queue (Redis + loopback HTTP)', () => {
     expect(versionDirs(root)).toHaveLength(1);
   });
 
-  it('a server answering 503 twice, then 200, is retried with backoff and completes', async () => {
+  it('a server answering 503 twice, then 200, is retried in place: one job attempt completes', async () => {
     server.routes.set(IFS_PATH, { body: ifsBytes, failFirst: { count: 2, status: 503 } });
     const config = httpConfig(server.url(''));
     const w = await start(config);
     const { id } = await enqueueRun(w, config);
     expect(await waitForState(w.queues.ingest, id, ['completed', 'failed'])).toBe('completed');
     const job = (await w.queues.ingest.getJob(id))!;
-    expect(job.attemptsStarted).toBe(3);
+    expect(job.attemptsStarted).toBe(1);
     expect(server.hits(IFS_PATH)).toBe(3);
     expect(liveVersion(root)).toBeDefined();
   });
 
-  it('a stalled server hits the idle timeout, and the retry completes', async () => {
+  it('a stalled server hits the idle timeout, and the retry in place completes', async () => {
     server.routes.set(IFS_PATH, { body: ifsBytes, stallFirst: 1 });
     const config = httpConfig(server.url(''));
     const w = await start(config);
     const { id } = await enqueueRun(w, config);
     expect(await waitForState(w.queues.ingest, id, ['completed', 'failed'])).toBe('completed');
-    expect((await w.queues.ingest.getJob(id))!.attemptsStarted).toBe(2);
+    expect((await w.queues.ingest.getJob(id))!.attemptsStarted).toBe(1);
     expect(server.hits(IFS_PATH)).toBe(2);
+  });
+
+  it('a server still failing at maxWaitSeconds fails the attempt; BullMQ retries the job, which then completes', async () => {
+    server.routes.set(IFS_PATH, { body: ifsBytes, failFirst: { count: 1_000_000, status: 502 } });
+    const config = httpConfig(server.url(''), { source: { maxWaitSeconds: 0.4 } });
+    const w = await start(config);
+    const { id } = await enqueueRun(w, config);
+    await waitFor('the first attempt to fail', async () => ((await w.queues.ingest.getJob(id))?.attemptsMade ?? 0) >= 1 || undefined);
+    const tries = server.hits(IFS_PATH);
+    expect(tries).toBeGreaterThan(1); // retried in place within the first attempt
+    server.routes.set(IFS_PATH, { body: ifsBytes });
+    expect(await waitForState(w.queues.ingest, id, ['completed', 'failed'])).toBe('completed');
+    expect((await w.queues.ingest.getJob(id))!.attemptsMade).toBeGreaterThanOrEqual(1);
   });
 
   it('a body always cut short is retried, then fails with the length mismatch, and is never ingested', async () => {
     const previous = await publishPrevious();
     server.routes.set(IFS_PATH, { body: ifsBytes, truncate: { bytes: 30_000, count: Infinity } });
-    const config = httpConfig(server.url(''));
+    const config = httpConfig(server.url(''), { source: { maxWaitSeconds: 0.5 } });
     const w = await start(config);
     const { id } = await enqueueRun(w, config);
     expect(await waitForState(w.queues.ingest, id, ['completed', 'failed'])).toBe('failed');

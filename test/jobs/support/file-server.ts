@@ -9,16 +9,17 @@ import { listenLocal } from '../../support/emulators/http-server.js';
 
 export interface Route {
   body: Buffer;
-  /** Answer the first `count` requests with `status` (e.g. 503) and no body. */
-  failFirst?: { count: number; status: number };
+  /** Answer the first `count` requests with `status` (e.g. 503, 429 with a Retry-After) and a short text. */
+  failFirst?: { count: number; status: number; retryAfter?: string };
   /** Send headers and a few bytes, then nothing, for the first `count` requests. */
   stallFirst?: number;
   /** Send only this many bytes of the body (with the full Content-Length), then close; for the first `count` requests (Infinity = always). */
   truncate?: { bytes: number; count: number };
   /** Send the body in `chunk`-byte pieces every `everyMs` for the first `count` requests. */
   slow?: { chunk: number; everyMs: number; count: number };
-  /** Fixed status for every request (404, 403, ...). */
+  /** Fixed status for every request (404, 403, ...), with `message` as a plain-text body when given. */
   status?: number;
+  message?: string;
 }
 
 export interface FileServer {
@@ -26,6 +27,8 @@ export interface FileServer {
   url(path: string): string;
   routes: Map<string, Route>;
   hits(path: string): number;
+  /** Date.now() at the arrival of each request for `path`. */
+  times(path: string): number[];
   /** Forget routes and request counts (between tests). */
   reset(): void;
   /** Resolves when `path` has been requested `n` times and, for a slow route, `bytes` sent in the current response. */
@@ -36,6 +39,7 @@ export interface FileServer {
 export async function startFileServer(): Promise<FileServer> {
   const routes = new Map<string, Route>();
   const counts = new Map<string, number>();
+  const arrivals = new Map<string, number[]>();
   const sent = new Map<string, number>();
   const waiters: { path: string; bytes: number; resolve: () => void }[] = [];
   const noteSent = (path: string, n: number) => {
@@ -52,17 +56,20 @@ export async function startFileServer(): Promise<FileServer> {
     const path = (req.url ?? '/').split('?')[0]!;
     const n = (counts.get(path) ?? 0) + 1;
     counts.set(path, n);
+    arrivals.set(path, [...(arrivals.get(path) ?? []), Date.now()]);
     const route = routes.get(path);
     if (!route) {
       res.writeHead(404).end();
       return;
     }
     if (route.status) {
-      res.writeHead(route.status).end();
+      if (route.message) res.writeHead(route.status, { 'content-type': 'text/plain' }).end(route.message);
+      else res.writeHead(route.status).end();
       return;
     }
     if (route.failFirst && n <= route.failFirst.count) {
-      res.writeHead(route.failFirst.status, { 'content-type': 'text/plain' }).end('try later');
+      const extra = route.failFirst.retryAfter ? { 'retry-after': route.failFirst.retryAfter } : {};
+      res.writeHead(route.failFirst.status, { 'content-type': 'text/plain', ...extra }).end('try later');
       return;
     }
     const headers = { 'content-type': 'application/octet-stream', 'content-length': String(route.body.length) };
@@ -101,9 +108,11 @@ export async function startFileServer(): Promise<FileServer> {
     url: local.url,
     routes,
     hits: (p) => counts.get(p) ?? 0,
+    times: (p) => arrivals.get(p) ?? [],
     reset: () => {
       routes.clear();
       counts.clear();
+      arrivals.clear();
       sent.clear();
     },
     onProgress: (path, bytes) =>

@@ -26,7 +26,7 @@ export function uniquePrefix(): string {
   return `mpt-${randomUUID().slice(0, 8)}`;
 }
 
-/** A jobs config for product nwp fetching `<base>/{yyyymmddHH}/ifs_{step:03}.grib`, with fast retries and timeouts. */
+/** A jobs config for product nwp fetching `<base>/{yyyymmddHH}/ifs_{step:03}.grib`, with fast retries (in place and of the job) and timeouts. */
 export function httpConfig(base: string, extra: { worker?: object; retry?: object; schedule?: object; source?: object } = {}): JobsConfig {
   return parseJobsConfig(
     {
@@ -35,7 +35,10 @@ export function httpConfig(base: string, extra: { worker?: object; retry?: objec
           ...(extra.schedule ? { schedule: extra.schedule } : {}),
           run: { cycleHours: 12, availableAfterMinutes: 0 },
           model: 'IFS-HRES (test)',
-          source: { kind: 'http', urls: [`${base}/{yyyymmddHH}/ifs_{step:03}.grib`], steps: '3', timeouts: { headersSeconds: 2, idleSeconds: 0.5, totalSeconds: 20 }, ...extra.source },
+          source: {
+            kind: 'http', urls: [`${base}/{yyyymmddHH}/ifs_{step:03}.grib`], steps: '3', timeouts: { headersSeconds: 2, idleSeconds: 0.5, totalSeconds: 20 },
+            maxWaitSeconds: 3, retryInPlace: { firstDelaySeconds: 0.05, maxDelaySeconds: 0.2 }, ...extra.source,
+          },
         },
       },
       retry: { attempts: 3, backoffSeconds: 0.1, ...extra.retry },
