@@ -13,13 +13,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { buildApp } from '../../api/app.js';
 import { run as backfillCli } from '../../jobs/backfill/cli.js';
 import { installTestKey, keyedInject, testAccess } from '../api/tile-fixture.js';
 import { describeShared } from '../support/shared-data.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { tempRoot, uniquePrefix } from './support/harness.js';
+import { captureOutput, tempRoot, uniquePrefix } from './support/harness.js';
 import { spawnWorker, type WorkerProcess } from './support/worker-process.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'api', 'history', 'fixtures');
@@ -29,23 +29,6 @@ const VARIABLE_FILES = ['air.2m', 'prmsl', 'uwnd.10m', 'vwnd.10m', 'rhum.2m'];
 /** Florence, at 300 m. */
 const POINT = { lat: 43.77, lon: 11.25, alt: 300 };
 
-async function capture(fn: () => Promise<number>): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void (out += `${a.join(' ')}\n`));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void (err += `${a.join(' ')}\n`));
-  const write = vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string | Uint8Array) => {
-    err += String(chunk);
-    return true;
-  }) as typeof process.stderr.write);
-  try {
-    return { code: await fn(), out, err };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-    write.mockRestore();
-  }
-}
 
 describeShared('backfill reanalysis from 20CRv3 files over loopback HTTP', () => {
   const redisUrl = inject('redisUrl');
@@ -105,7 +88,7 @@ describeShared('backfill reanalysis from 20CRv3 files over loopback HTTP', () =>
   it('a killed worker publishes nothing of the year; another completes it; time=1925-07-01T12:00 answers the files’ values', async () => {
     const a = worker('A');
     await a.waitForLine((l) => l.event === 'ready');
-    const run = capture(() => backfillCli(['reanalysis', '--from', '1925', '--to', '1925', '--source', '20crv3']));
+    const run = captureOutput(() => backfillCli(['reanalysis', '--from', '1925', '--to', '1925', '--source', '20crv3']));
     await server.onProgress('/Datasets/20thC_ReanV3/1925/air.2m.1925.nc', 20_000);
     a.child.kill('SIGKILL');
     expect((await a.exited).signal).toBe('SIGKILL');
@@ -129,13 +112,13 @@ describeShared('backfill reanalysis from 20CRv3 files over loopback HTTP', () =>
     expect(manifest.source.model).toBe('20CRv3');
     expect(Object.keys(manifest.variables).sort()).toEqual(['dew_point_2m', 'elevation', 'pressure_msl', 'relative_humidity_2m', 'temperature_2m', 'wind_u_10m', 'wind_v_10m']);
 
-    const status = await capture(() => backfillCli(['status', '--json']));
+    const status = await captureOutput(() => backfillCli(['status', '--json']));
     const s = JSON.parse(status.out);
     expect(s.published).toEqual([1925]);
     expect(s.failed).toEqual([]);
     expect(s.missing).toContain(1920);
     expect(s.missing).not.toContain(1925);
-    const again = await capture(() => backfillCli(['reanalysis', '--from', '1925', '--to', '1925']));
+    const again = await captureOutput(() => backfillCli(['reanalysis', '--from', '1925', '--to', '1925']));
     expect(again.code).toBe(0);
     expect(again.out).toContain('already published, skipped (--force redoes them): 1925');
 
@@ -167,7 +150,7 @@ describeShared('backfill reanalysis from 20CRv3 files over loopback HTTP', () =>
     const before = JSON.parse(readFileSync(join(root, 'tiles', 'reanalysis', '1925', 'current.json'), 'utf8')).version;
     const c = worker('C');
     await c.waitForLine((l) => l.event === 'ready');
-    const forced = await capture(() => backfillCli(['reanalysis', '--from', '1925', '--to', '1925', '--force']));
+    const forced = await captureOutput(() => backfillCli(['reanalysis', '--from', '1925', '--to', '1925', '--force']));
     expect(forced.code).toBe(0);
     expect(forced.out).toContain('1925: enqueued reanalysis@1925 from 20crv3 (6 files)');
     const after = JSON.parse(readFileSync(join(root, 'tiles', 'reanalysis', '1925', 'current.json'), 'utf8')).version;
@@ -175,14 +158,14 @@ describeShared('backfill reanalysis from 20CRv3 files over loopback HTTP', () =>
     c.child.kill('SIGTERM');
     await c.exited;
 
-    const early = await capture(() => backfillCli(['reanalysis', '--from', '1919', '--to', '1925']));
+    const early = await captureOutput(() => backfillCli(['reanalysis', '--from', '1919', '--to', '1925']));
     expect(early.code).toBe(2);
     expect(early.err).toContain('--from: history starts at 1920');
-    const source = await capture(() => backfillCli(['reanalysis', '--from', '1925', '--to', '1925', '--source', 'era6']));
+    const source = await captureOutput(() => backfillCli(['reanalysis', '--from', '1925', '--to', '1925', '--source', 'era6']));
     expect(source.code).toBe(2);
     expect(source.err).toContain("--source must be era5, 20crv3 or auto, got 'era6'");
     // ERA5 years need an ERA5 source in the configuration: said, nothing enqueued.
-    const era5 = await capture(() => backfillCli(['reanalysis', '--from', '1950', '--to', '1950']));
+    const era5 = await captureOutput(() => backfillCli(['reanalysis', '--from', '1950', '--to', '1950']));
     expect(era5.code).toBe(1);
     expect(era5.err).toContain("no backfill source 'era5'");
   }, 180_000);

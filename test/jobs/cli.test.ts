@@ -6,7 +6,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, inject, it } from 'vitest';
 import { runIngest } from '../../ingest/pipeline.js';
 import { run as jobsCli } from '../../jobs/cli.js';
 import { run as workerCli } from '../../jobs/cli-worker.js';
@@ -14,32 +14,7 @@ import { loadJobsConfig } from '../../jobs/config.js';
 import { startWorkers, type RunningWorkers } from '../../jobs/worker.js';
 import { describeShared } from '../support/shared-data.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
-import { IFS_FILE, IFS_PATH, liveVersion, tempRoot, uniquePrefix } from './support/harness.js';
-
-interface Captured {
-  code: number;
-  out: string;
-  err: string;
-}
-
-/** Runs a CLI entry point, capturing console output and progress lines written to stderr. */
-async function capture(fn: () => Promise<number>): Promise<Captured> {
-  let out = '';
-  let err = '';
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void (out += `${a.join(' ')}\n`));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void (err += `${a.join(' ')}\n`));
-  const write = vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string | Uint8Array) => {
-    err += String(chunk);
-    return true;
-  }) as typeof process.stderr.write);
-  try {
-    return { code: await fn(), out, err };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-    write.mockRestore();
-  }
-}
+import { IFS_FILE, IFS_PATH, captureOutput, liveVersion, tempRoot, uniquePrefix } from './support/harness.js';
 
 describeShared('jobs CLI', () => {
   const redisUrl = inject('redisUrl');
@@ -88,13 +63,13 @@ describeShared('jobs CLI', () => {
   it('enqueue follows the job to its end with progress, and a second enqueue of the run adds nothing', async () => {
     server.routes.set(IFS_PATH, { body: readFileSync(IFS_FILE()) });
     await startWorker();
-    const first = await capture(() => jobsCli(['enqueue', 'nwp', '--run', '2021-08-01T12']));
+    const first = await captureOutput(() => jobsCli(['enqueue', 'nwp', '--run', '2021-08-01T12']));
     expect(first.code).toBe(0);
     expect(first.out).toContain('enqueued nwp@2021-08-01T12Z (run 2021-08-01T12:00:00.000Z) from http');
     expect(first.out).toMatch(/nwp@2021-08-01T12Z: published \S+\.zarr, 2021-08-01T15:00:00.000Z/);
     // Not a TTY here: one line per stage instead of a bar.
     expect(first.err).toMatch(/nwp@2021-08-01T12Z: (fetch|read|write|done) /);
-    const second = await capture(() => jobsCli(['enqueue', 'nwp', '--run', '2021080112']));
+    const second = await captureOutput(() => jobsCli(['enqueue', 'nwp', '--run', '2021080112']));
     expect(second.code).toBe(0);
     expect(second.out).toContain('job nwp@2021-08-01T12Z already exists (completed): not enqueued again');
     expect(server.hits(IFS_PATH)).toBe(1);
@@ -103,11 +78,11 @@ describeShared('jobs CLI', () => {
   it('a failed job shows in status with its reason; retry runs it again once the source is fixed', async () => {
     server.routes.set(IFS_PATH, { body: Buffer.alloc(0), status: 403 });
     await startWorker();
-    const queued = await capture(() => jobsCli(['enqueue', 'nwp', '--run', '2021-08-01T12Z', '--no-wait']));
+    const queued = await captureOutput(() => jobsCli(['enqueue', 'nwp', '--run', '2021-08-01T12Z', '--no-wait']));
     expect(queued.code).toBe(0);
-    expect(await capture(() => jobsCli(['enqueue', 'nwp', '--run', '2021-08-01T12Z']))).toMatchObject({ code: 1 });
+    expect(await captureOutput(() => jobsCli(['enqueue', 'nwp', '--run', '2021-08-01T12Z']))).toMatchObject({ code: 1 });
 
-    const status = await capture(() => jobsCli(['status', '--json']));
+    const status = await captureOutput(() => jobsCli(['status', '--json']));
     const s = JSON.parse(status.out);
     expect(s.queues.ingest).toMatchObject({ failed: 1, waiting: 0, active: 0 });
     expect(s.recentFailures[0]).toMatchObject({ jobId: 'nwp@2021-08-01T12Z', product: 'nwp', attemptsMade: 1 });
@@ -115,55 +90,55 @@ describeShared('jobs CLI', () => {
     expect(s.products.find((p: { product: string }) => p.product === 'nwp').lastSuccess).toBeUndefined();
 
     server.routes.set(IFS_PATH, { body: readFileSync(IFS_FILE()) });
-    const retried = await capture(() => jobsCli(['retry', 'nwp@2021-08-01T12Z']));
+    const retried = await captureOutput(() => jobsCli(['retry', 'nwp@2021-08-01T12Z']));
     expect(retried.code).toBe(0);
     expect(retried.out).toContain('moved back to waiting');
     expect(retried.out).toMatch(/published/);
-    const after = JSON.parse((await capture(() => jobsCli(['status', '--json']))).out);
+    const after = JSON.parse((await captureOutput(() => jobsCli(['status', '--json']))).out);
     const nwp = after.products.find((p: { product: string }) => p.product === 'nwp');
     expect(nwp.lastSuccess.jobId).toBe('nwp@2021-08-01T12Z');
     expect(nwp.live.version).toBe(liveVersion(root));
     expect(nwp.live.run).toBe('2021-08-01T12:00:00.000Z');
-    const text = await capture(() => jobsCli(['status']));
+    const text = await captureOutput(() => jobsCli(['status']));
     expect(text.out).toMatch(/ingest\s+waiting 0\s+active 0\s+delayed 0\s+failed 0\s+completed 1/);
     expect(text.out).toContain('last success  nwp@2021-08-01T12Z');
   });
 
   it('schedules lists the configured schedules, with the next run once a worker registered them', async () => {
-    const before = JSON.parse((await capture(() => jobsCli(['schedules', '--json']))).out);
+    const before = JSON.parse((await captureOutput(() => jobsCli(['schedules', '--json']))).out);
     expect(before.schedules).toEqual([expect.objectContaining({ product: 'nwp', pattern: '20 * * * *', tz: 'UTC', registered: false })]);
     await startWorker(true);
-    const after = JSON.parse((await capture(() => jobsCli(['schedules', '--json']))).out);
+    const after = JSON.parse((await captureOutput(() => jobsCli(['schedules', '--json']))).out);
     const next = after.schedules[0].next as string;
     expect(after.schedules[0].registered).toBe(true);
     // The next tick of "20 * * * *" is at minute 20 of this hour or the next one.
     expect(new Date(next).getUTCMinutes()).toBe(20);
     expect(Date.parse(next) - Date.now()).toBeGreaterThan(0);
     expect(Date.parse(next) - Date.now()).toBeLessThanOrEqual(3_600_000);
-    const text = await capture(() => jobsCli(['schedules']));
+    const text = await captureOutput(() => jobsCli(['schedules']));
     expect(text.out).toMatch(/PRODUCT\s+SCHEDULE\s+TZ\s+NEXT RUN \(UTC\)\s+SOURCE/);
     expect(text.out).toContain(next);
   });
 
   it('usage errors exit 2 with a message; missing REDIS_URL exits 1 saying what to set', async () => {
-    expect(await capture(() => jobsCli([]))).toMatchObject({ code: 2 });
-    expect((await capture(() => jobsCli(['frobnicate']))).err).toContain("unknown command 'frobnicate'");
-    expect(await capture(() => jobsCli(['enqueue']))).toMatchObject({ code: 2 });
-    const badRun = await capture(() => jobsCli(['enqueue', 'nwp', '--run', 'yesterday']));
+    expect(await captureOutput(() => jobsCli([]))).toMatchObject({ code: 2 });
+    expect((await captureOutput(() => jobsCli(['frobnicate']))).err).toContain("unknown command 'frobnicate'");
+    expect(await captureOutput(() => jobsCli(['enqueue']))).toMatchObject({ code: 2 });
+    const badRun = await captureOutput(() => jobsCli(['enqueue', 'nwp', '--run', 'yesterday']));
     expect(badRun).toMatchObject({ code: 2 });
     expect(badRun.err).toContain("--run: invalid run time 'yesterday'");
-    expect(await capture(() => jobsCli(['status', '--bogus']))).toMatchObject({ code: 2 });
-    const unknown = await capture(() => jobsCli(['enqueue', 'marine', '--no-wait']));
+    expect(await captureOutput(() => jobsCli(['status', '--bogus']))).toMatchObject({ code: 2 });
+    const unknown = await captureOutput(() => jobsCli(['enqueue', 'marine', '--no-wait']));
     expect(unknown.code).toBe(1);
     expect(unknown.err).toContain("product 'marine' has no source");
-    expect((await capture(() => workerCli(['--concurrency', '0']))).code).toBe(2);
+    expect((await captureOutput(() => workerCli(['--concurrency', '0']))).code).toBe(2);
 
     delete process.env.REDIS_URL;
-    const noRedis = await capture(() => workerCli([]));
+    const noRedis = await captureOutput(() => workerCli([]));
     expect(noRedis.code).toBe(1);
     expect(noRedis.err).toContain('REDIS_URL is not set');
-    expect((await capture(() => jobsCli(['status']))).err).toContain('REDIS_URL is not set');
+    expect((await captureOutput(() => jobsCli(['status']))).err).toContain('REDIS_URL is not set');
     process.env.REDIS_URL = 'redis://127.0.0.1:1';
-    expect((await capture(() => jobsCli(['status']))).err).toContain('cannot reach Redis at redis://127.0.0.1:1');
+    expect((await captureOutput(() => jobsCli(['status']))).err).toContain('cannot reach Redis at redis://127.0.0.1:1');
   });
 });

@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Queue } from 'bullmq';
+import { vi } from 'vitest';
 import { parseJobsConfig, type JobsConfig } from '../../../jobs/config.js';
 import { readManifestSync } from '../../../tiles/manifest-file.js';
 import { productDir } from '../../../config/paths.js';
@@ -81,4 +82,23 @@ export function liveVersion(root: string, product = 'nwp'): string | undefined {
 
 export function versionDirs(root: string, product = 'nwp'): string[] {
   return readdirSync(productDir(root, product)).filter((n) => n.endsWith('.zarr'));
+}
+
+/** Runs a CLI entry point in-process, capturing console output and progress lines written to stderr. */
+export async function captureOutput(fn: () => Promise<number>): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void (out += `${a.join(' ')}\n`));
+  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void (err += `${a.join(' ')}\n`));
+  const write = vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string | Uint8Array) => {
+    err += String(chunk);
+    return true;
+  }) as typeof process.stderr.write);
+  try {
+    return { code: await fn(), out, err };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+    write.mockRestore();
+  }
 }

@@ -1,0 +1,243 @@
+/**
+ * ADS/CDS jobs end to end on a real Redis, against the Retrieve API emulator
+ * (test/support/emulators/ads.ts): a 429 mid-poll costs no second job and
+ * the zipped NetCDF reply (netcdf_zip of the real CAMS Europe files) is
+ * ingested and answers netCDF4-python's values; a `meteopunto worker`
+ * SIGKILLed mid-poll is followed by one that re-attaches to the same remote
+ * job id; a failed remote job shows the data store's reason in `jobs
+ * status`, a state the API does not define fails at once; an ERA5 year asked
+ * per month arrives as one year store. Submissions are counted at the
+ * emulator; the key never appears in job data or worker logs.
+ */
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Queue } from 'bullmq';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, expect, inject, it } from 'vitest';
+import { runIngest } from '../../ingest/pipeline.js';
+import { backfillJob } from '../../jobs/backfill/plan.js';
+import { run as jobsCli } from '../../jobs/cli.js';
+import { parseJobsConfig, type JobsConfig } from '../../jobs/config.js';
+import { configuredIngestJob } from '../../jobs/ingest-job.js';
+import type { IngestJobData } from '../../jobs/job-types.js';
+import { enqueueIngest } from '../../jobs/queues.js';
+import { startWorkers, type RunningWorkers } from '../../jobs/worker.js';
+import { TileStore } from '../../tiles/read/reader.js';
+import { startAdsEmulator, type AdsEmulator, type AdsJobPlan, type Submission } from '../support/emulators/ads.js';
+import { CAMS_FILES, era5Grib } from '../support/emulators/ads-content.js';
+import { dataFile, describeShared } from '../support/shared-data.js';
+import { captureOutput, tempRoot, uniquePrefix, waitFor, waitForState } from './support/harness.js';
+import { spawnWorker, type WorkerProcess } from './support/worker-process.js';
+
+const REPO = resolve(import.meta.dirname, '../..');
+const KEY = 'f00dfeed-1234-ads-personal-key';
+const JAEN = '36,44,-10,4.5';
+const RUN = new Date('2024-05-10T00:00:00Z');
+const silent = pino({ level: 'silent' });
+
+/** netCDF4-python's bilinear value of a CAMS variable (the cams product test's fixture). */
+function camsReference(file: string, v: string, q: { lat: number; lon: number; time: string }): number {
+  const out = execFileSync('/usr/bin/python3', [join(REPO, 'test/ingest/products/fixtures/cams_bilinear.py'), JSON.stringify({ file, queries: [{ var: v, ...q }] })], { encoding: 'utf8' });
+  return (JSON.parse(out) as number[])[0]!;
+}
+
+describeShared('ADS jobs on Redis against the Retrieve API emulator', () => {
+  const redisUrl = inject('redisUrl');
+  let ads: AdsEmulator;
+  let plan: (s: Submission) => AdsJobPlan;
+  let root: string;
+  let prefix: string;
+  let workers: RunningWorkers | undefined;
+  const children: WorkerProcess[] = [];
+  const queues: Queue[] = [];
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    ads = await startAdsEmulator({ token: KEY, plan: (s) => plan(s) });
+  });
+  afterAll(() => ads.close());
+  beforeEach(() => {
+    ads.requests.length = 0;
+    ads.submissions.length = 0;
+    root = tempRoot('ads-jobs');
+    prefix = uniquePrefix();
+    Object.assign(process.env, { METEOPUNTO_ADS_KEY: KEY, CDS_API_KEY: KEY, METEOPUNTO_DOMAIN: JAEN, REDIS_URL: redisUrl, METEOPUNTO_DATA: root, METEOPUNTO_QUEUE_PREFIX: prefix });
+    delete process.env.METEOPUNTO_JOBS_CONFIG;
+    return async () => {
+      await workers?.close(0);
+      workers = undefined;
+      for (const c of children.splice(0)) {
+        if (c.child.exitCode === null && c.child.signalCode === null) {
+          c.child.kill('SIGKILL');
+          await c.exited;
+        }
+      }
+      for (const q of queues.splice(0)) await q.close();
+      process.env = { ...saved };
+      rmSync(root, { recursive: true, force: true });
+    };
+  });
+
+  function camsConfig(): JobsConfig {
+    const json = {
+      products: {
+        cams: {
+          run: { cycleHours: 24, availableAfterMinutes: 0 },
+          model: 'CAMS Europe ENSEMBLE (emulated ADS)',
+          source: {
+            kind: 'ads', api: ads.api, dataset: 'cams-europe-air-quality-forecasts', keyEnv: 'METEOPUNTO_ADS_KEY',
+            request: { variable: ['ozone', 'olive_pollen'], model: ['ensemble'], level: ['0'], date: ['{yyyy}-{mm}-{dd}/{yyyy}-{mm}-{dd}'], type: ['forecast'], time: ['00:00'], leadtime_hour: ['0'], data_format: 'netcdf_zip' },
+            fileName: 'cams-europe-{yyyymmdd}.zip', pollSeconds: 0.05, maxWaitSeconds: 60, retryInPlace: { firstDelaySeconds: 0.05, maxDelaySeconds: 0.2 },
+          },
+        },
+      },
+      retry: { attempts: 3, backoffSeconds: 0.2 },
+      worker: { lockSeconds: 3, stalledCheckSeconds: 0.5, shutdownGraceSeconds: 2 },
+    };
+    writeFileSync(join(root, 'jobs.json'), JSON.stringify(json));
+    return parseJobsConfig(json, 'jobs.json');
+  }
+
+  async function inProcess(config: JobsConfig): Promise<RunningWorkers> {
+    workers = await startWorkers({ redisUrl, prefix, root, config, runIngest, logger: silent, syncSchedules: false });
+    return workers;
+  }
+
+  function ingestQueue(): Queue {
+    const q = new Queue('ingest', { connection: { url: redisUrl }, prefix });
+    queues.push(q);
+    return q;
+  }
+
+  it('a 429 mid-poll costs no second job; the netcdf_zip reply is unpacked and ingested, answering netCDF4-python’s values', async () => {
+    plan = () => ({ accepted: 1, running: 2, pollErrors: { 3: { status: 429, retryAfter: '1' } }, result: { files: CAMS_FILES(), zip: true } });
+    const config = camsConfig();
+    const w = await inProcess(config);
+    const { id, data } = configuredIngestJob(root, 'cams', config.products.cams!, { run: RUN, now: new Date(), trigger: 'operator' });
+    await enqueueIngest(w.queues.ingest, config, id, data);
+    expect(await waitForState(w.queues.ingest, id, ['completed', 'failed'], 90_000)).toBe('completed');
+
+    expect(ads.submissions).toHaveLength(1);
+    const jobID = ads.submissions[0]!.jobID;
+    const polls = ads.polls(jobID);
+    expect(polls.map((p) => p.status)).toContain(429);
+    const i = polls.findIndex((p) => p.status === 429);
+    expect(polls[i + 1]!.at - polls[i]!.at).toBeGreaterThanOrEqual(1000);
+    const job = (await w.queues.ingest.getJob(id))!;
+    expect(job.attemptsStarted).toBe(1);
+    expect((job.data as IngestJobData).remote).toEqual({ request: jobID });
+    expect((job.returnvalue as { files: string[] }).files).toEqual(['2024AnalisisPolem.nc', '2024AnalisisContam.nc']);
+    expect(JSON.stringify([job.data, job.returnvalue, job.progress])).not.toContain(KEY);
+
+    const store = new TileStore(root, { manifestCheckMs: 0 });
+    const q = { lat: 38.12, lon: -2.8, time: '2024-05-10T13:30:00Z' };
+    const got = (await store.sample('cams', q.lat, q.lon, Date.parse(q.time))).values;
+    const ozone = camsReference(CAMS_FILES()[1]!, 'o3_conc', q);
+    expect(Math.abs(got.ozone! - ozone)).toBeLessThanOrEqual(0.01 * ozone);
+  });
+
+  it('a failed remote job fails at once and `jobs status` shows the data store’s reason; an undefined state fails at once, named', async () => {
+    const reason = 'the request you have submitted is not valid: leadtime_hour 120 is not available';
+    // The run of the 10th fails on the data store; the run of the 11th reaches a state the API does not define.
+    plan = (s) => (String(s.inputs.date).startsWith('2024-05-10') ? { end: { status: 'failed', reason } } : { accepted: 1, running: 0, end: { status: 'queued_for_archive' } });
+    const config = camsConfig();
+    const w = await inProcess(config);
+    const { id, data } = configuredIngestJob(root, 'cams', config.products.cams!, { run: RUN, now: new Date(), trigger: 'operator' });
+    await enqueueIngest(w.queues.ingest, config, id, data);
+    expect(await waitForState(w.queues.ingest, id, ['completed', 'failed'], 60_000)).toBe('failed');
+    expect((await w.queues.ingest.getJob(id))!.attemptsMade).toBe(1);
+    const status = await captureOutput(() => jobsCli(['status']));
+    expect(status.code).toBe(0);
+    expect(status.out).toContain(`ADS job ${ads.submissions[0]!.jobID} for cams-europe-air-quality-forecasts (request) failed: The job has failed: ${reason}`);
+    expect(status.out).not.toContain(KEY);
+
+    const next = configuredIngestJob(root, 'cams', config.products.cams!, { run: new Date(RUN.getTime() + 86_400_000), now: new Date(), trigger: 'operator' });
+    await enqueueIngest(w.queues.ingest, config, next.id, next.data);
+    expect(await waitForState(w.queues.ingest, next.id, ['completed', 'failed'], 60_000)).toBe('failed');
+    const b = (await w.queues.ingest.getJob(next.id))!;
+    expect(b.attemptsMade).toBe(1);
+    expect(b.failedReason).toMatch(/in unknown state 'queued_for_archive'/);
+    expect(ads.polls(ads.submissions[1]!.jobID)).toHaveLength(2);
+  });
+
+  it('a worker SIGKILLed mid-poll: the next worker re-attaches to the same remote job, no second submission', async () => {
+    plan = () => ({ hold: true, result: { files: CAMS_FILES(), zip: true } });
+    const config = camsConfig();
+    const env = { REDIS_URL: redisUrl, METEOPUNTO_DATA: root, METEOPUNTO_QUEUE_PREFIX: prefix, METEOPUNTO_ADS_KEY: KEY, METEOPUNTO_DOMAIN: JAEN };
+    const a = spawnWorker(env, ['--name', 'A']);
+    children.push(a);
+    await a.waitForLine((l) => l.event === 'ready');
+    const q = ingestQueue();
+    const { id, data } = configuredIngestJob(root, 'cams', config.products.cams!, { run: RUN, now: new Date(), trigger: 'operator' });
+    await enqueueIngest(q as never, config, id, data);
+    const jobID = await waitFor('a submission', () => ads.submissions[0]?.jobID);
+    await ads.polled(jobID, 3);
+    // The id is in the job's data before the first poll.
+    expect(((await q.getJob(id))!.data as IngestJobData).remote).toEqual({ request: jobID });
+    a.child.kill('SIGKILL');
+    expect((await a.exited).signal).toBe('SIGKILL');
+    const before = ads.polls(jobID).length;
+
+    const b = spawnWorker(env, ['--name', 'B']);
+    children.push(b);
+    await ads.polled(jobID, before + 1);
+    ads.release(jobID);
+    expect(await waitForState(q, id, ['completed', 'failed'], 90_000)).toBe('completed');
+    expect(ads.submissions).toHaveLength(1);
+    const job = (await q.getJob(id))!;
+    expect(job.processedBy).toBe('B');
+    expect((job.returnvalue as { files: string[] }).files).toHaveLength(2);
+    b.child.kill('SIGTERM');
+    await b.exited;
+    for (const w of [a, b]) {
+      expect(JSON.stringify(w.lines)).not.toContain(KEY);
+      expect(w.stderr()).not.toContain(KEY);
+    }
+  });
+
+  it('ERA5 asked a month per request (geopotential once) is ingested as one year', async () => {
+    process.env.METEOPUNTO_DOMAIN = '';
+    const work = tempRoot('era5-emu');
+    let n = 0;
+    plan = (s) => ({ accepted: 0, running: 1, result: { files: [era5Grib(s.inputs, work, `r${++n}.grib`)] } });
+    const config = parseJobsConfig({
+      products: {},
+      backfill: {
+        era5: {
+          source: {
+            kind: 'ads', api: ads.api, dataset: 'reanalysis-era5-single-levels', keyEnv: 'CDS_API_KEY', pollSeconds: 0.05,
+            request: { product_type: ['reanalysis'], variable: ['2m_temperature', 'geopotential'], year: '{yyyy}', month: ['01', '02'], day: ['01', '28', '31'], time: ['00:00', '12:00'], data_format: 'grib' },
+            fileName: 'era5-italy-{yyyy}.grib', split: 'month', invariantVariables: ['geopotential'], parallel: 2,
+          },
+        },
+      },
+      retry: { attempts: 2, backoffSeconds: 0.2 },
+    }, 'jobs.json');
+    const w = await inProcess(config);
+    const { id, data } = backfillJob(root, config, 2017, 'era5');
+    await enqueueIngest(w.queues.ingest, config, id, data);
+    try {
+      expect(await waitForState(w.queues.ingest, id, ['completed', 'failed'], 90_000)).toBe('completed');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+    expect(ads.submissions.map((s) => [s.inputs.variable, s.inputs.month, s.inputs.day].join(' '))).toEqual([
+      'geopotential 01 01', '2m_temperature 01 01,28,31', '2m_temperature 02 01,28',
+    ]);
+    const job = (await w.queues.ingest.getJob(id))!;
+    expect((job.returnvalue as { files: string[] }).files).toEqual(['era5-italy-2017.grib']);
+    const remote = (job.data as IngestJobData).remote!;
+    expect(Object.keys(remote).sort()).toEqual(['2017-01', '2017-02', 'invariant']);
+    expect(Object.values(remote).sort()).toEqual(ads.submissions.map((s) => s.jobID).sort());
+    // The year holds every month's times: 3 + 2 days × 2 times (February has no 31st).
+    const store = new TileStore(root, { manifestCheckMs: 0 });
+    const m = store.manifest('reanalysis/2017')!;
+    const days = [[0, 1], [0, 28], [0, 31], [1, 1], [1, 28]];
+    expect(m.times.map((t) => Date.parse(t))).toEqual(days.flatMap(([mo, d]) => [0, 12].map((h) => Date.UTC(2017, mo!, d!, h))));
+    // Every time is the real field: ecCodes' nearest value at a grid node, in °C.
+    const k = Number(execFileSync('grib_get', ['-l', '45,10,1', dataFile('era5-t2m-europe/era5-single-level-scalar-time.grib')], { encoding: 'utf8' }).trim());
+    const t = (await store.sample('reanalysis/2017', 45, 10, Date.UTC(2017, 1, 28, 12))).values.temperature_2m!;
+    expect(Math.abs(t - (k - 273.15))).toBeLessThanOrEqual(0.05);
+  });
+});
