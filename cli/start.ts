@@ -2,8 +2,12 @@
  * `meteopunto start` (what `npm start` runs): on a fresh machine, when
  * $METEOPUNTO_DATA holds no tiles at all, build the labelled SAMPLE dataset
  * through the real ingest path (`meteopunto demo`), print a demo API key,
- * then serve (`meteopunto serve`, same options). Existing tiles are never
- * touched: with real data, start is just serve plus the key.
+ * then serve (`meteopunto serve`, same options). The sample covers from a
+ * few hours before it was made to 48 hours after: when the data answering
+ * "now" is a sample that no longer covers now (/healthz would say 503), start
+ * makes a fresh one on the same grids, saying so in one line. Real tiles are
+ * never touched: with real data, start is just serve plus the key (and a
+ * line when they do not cover now).
  *
  * The demo key (Business plan, so every field shows) is printed once, when
  * it is created; it is re-created if it was revoked or the store emptied.
@@ -13,6 +17,9 @@ import { join } from 'node:path';
 import { dataDir, tilesDir } from '../config/paths.js';
 import { processEnv } from '../config/process-env.js';
 import { setting } from '../config/environment.js';
+import type { RegularLatLonGrid } from '../geo/grid.js';
+import type { SampleOptions } from '../ingest/sample/build.js';
+import type { TileStore } from '../tiles/read/reader.js';
 
 const DEMO_KEY_NAME = 'demo key (npm start)';
 const DEMO_KEY_PLAN = 'business';
@@ -23,19 +30,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const root = dataDir();
-  if (publishedProducts(root).length === 0) {
-    console.log(`meteopunto start: no tiles in ${root}: building the SAMPLE dataset (synthetic weather over Italy, not a forecast) through the real ingest path...`);
-    const { buildSampleDataset } = await import('../ingest/sample/build.js');
-    const { formatSample } = await import('../ingest/sample/cli.js');
-    const t0 = performance.now();
-    try {
-      const r = await buildSampleDataset({ root, onProgress: (m) => console.log(`  ${m}`) });
-      console.log(formatSample(r, root, performance.now() - t0));
-    } catch (err) {
-      console.error(`meteopunto start: building the sample data failed: ${err instanceof Error ? err.message : String(err)}`);
-      return 1;
-    }
-  }
+  if ((await prepareData(root)) === 'failed') return 1;
   const sample = await sampleProducts(root);
   if (sample.length > 0) {
     console.log(`\n*** SERVING SAMPLE DATA for ${sample.join(', ')}: synthetic fields, NOT a forecast. Ingest real files with \`meteopunto ingest nwp <file>...\`. ***\n`);
@@ -43,6 +38,66 @@ export async function run(argv: string[]): Promise<number> {
   await printDemoKey();
   const api = await import('../api/cli.js');
   return api.run(argv);
+}
+
+/** What start did to the data before serving. */
+export type Preparation = 'built' | 'refreshed' | 'kept' | 'failed';
+
+/**
+ * Before serving: build the sample when there are no tiles; make a fresh one
+ * when the sample answering "now" has run out (and no real tiles would be
+ * replaced: the rule of `meteopunto demo` without --force); otherwise keep
+ * the data, saying so when it does not cover now. `now` and `sample` are for
+ * tests (default: the clock, the default sample).
+ */
+export async function prepareData(root: string, opts: { now?: Date; sample?: Partial<SampleOptions> } = {}): Promise<Preparation> {
+  const now = opts.now ?? new Date();
+  if (publishedProducts(root).length === 0) {
+    console.log(`meteopunto start: no tiles in ${root}: building the SAMPLE dataset (synthetic weather over Italy, not a forecast) through the real ingest path...`);
+    return (await buildSample(root, { ...opts.sample, now })) ? 'built' : 'failed';
+  }
+  const { TileStore: Store } = await import('../tiles/read/reader.js');
+  const { PublishedProducts } = await import('../api/router/published.js');
+  const { healthReasons, nowProduct } = await import('../api/routes/health-reasons.js');
+  const { realProducts } = await import('../ingest/sample/cli.js');
+  const tiles = new Store(root);
+  const published = new PublishedProducts(tiles, root, 0, () => now.getTime());
+  const stale = healthReasons(published, tiles, now.getTime()).find((r) => r.code === 'now_not_covered');
+  if (!stale) return 'kept';
+  const current = nowProduct(published, tiles, now.getTime());
+  if (current?.source.sample !== true || realProducts(root).length > 0) {
+    console.log(`meteopunto start: ${stale.message}`);
+    return 'kept';
+  }
+  const { SAMPLE_HOURS_AHEAD } = await import('../ingest/sample/build.js');
+  console.log(`meteopunto start: the SAMPLE dataset covers ${current.times[0]} to ${current.times[current.times.length - 1]}, not now: building a fresh one (it lasts ${opts.sample?.hoursAhead ?? SAMPLE_HOURS_AHEAD} hours)...`);
+  const grids = sampleGrids(tiles);
+  return (await buildSample(root, { ...grids, ...opts.sample, now })) ? 'refreshed' : 'failed';
+}
+
+/** The grids of the live sample nwp and dem, so that a fresh sample has the extent and resolution the old one had. */
+function sampleGrids(tiles: TileStore): Pick<SampleOptions, 'nwpGrid' | 'demGrid'> {
+  const regular = (key: string): RegularLatLonGrid | undefined => {
+    const g = tiles.manifest(key)?.grid;
+    return g?.kind === 'regular_ll' ? g : undefined;
+  };
+  const nwpGrid = regular('nwp');
+  const demGrid = regular('dem');
+  return { ...(nwpGrid ? { nwpGrid } : {}), ...(demGrid ? { demGrid } : {}) };
+}
+
+async function buildSample(root: string, opts: Partial<SampleOptions>): Promise<boolean> {
+  const { buildSampleDataset } = await import('../ingest/sample/build.js');
+  const { formatSample } = await import('../ingest/sample/cli.js');
+  const t0 = performance.now();
+  try {
+    const r = await buildSampleDataset({ ...opts, root, onProgress: (m) => console.log(`  ${m}`) });
+    console.log(formatSample(r, root, performance.now() - t0));
+    return true;
+  } catch (err) {
+    console.error(`meteopunto start: building the sample data failed: ${err instanceof Error ? err.message : String(err)}`);
+    return false;
+  }
 }
 
 /** Products with a published current.json under tiles/. */

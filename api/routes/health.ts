@@ -1,9 +1,9 @@
 /**
  * GET /healthz: liveness plus the age of every published product.
  *
- * 200 when some product feeding weather.php's base fields (manifest `feeds`
- * holds 'base': nwp, sm100, ...) is published, 503 otherwise (the API can
- * answer nothing useful without one). Per product, from its manifest:
+ * 200 when the node can answer weather.php now, 503 with the reasons
+ * otherwise (./health-reasons.ts: nothing feeds the base fields, or the
+ * product answering "now" does not cover the current time). Per product, from its manifest:
  * version, publication time and age in seconds, the valid-time range,
  * whether it covers the current time (a forecast past its last step makes
  * weather.php answer 503), and whether it is the labelled sample dataset;
@@ -13,11 +13,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Manifest } from '../../tiles/manifest.js';
+import { HEALTH_REASON_CODES, healthReasons } from './health-reasons.js';
 
 export const HEALTH_PATH = '/healthz';
-
-/** The feed without which weather.php answers nothing. */
-const ESSENTIAL_FEED = 'base';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -37,6 +35,10 @@ export type ProductHealth = Static<typeof ProductHealthSchema>;
 export const HealthSchema = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
   time: Type.String(),
+  reasons: Type.Array(
+    Type.Object({ code: Type.Union(HEALTH_REASON_CODES.map((c) => Type.Literal(c))), message: Type.String() }),
+    { description: 'why the status is unavailable; empty when ok' },
+  ),
   products: Type.Record(Type.String(), ProductHealthSchema),
 });
 export type Health = Static<typeof HealthSchema>;
@@ -75,8 +77,9 @@ export default async function healthRoutes(fastify: FastifyInstance, opts: { clo
         const keys = c.layout === 'periods' ? this.products.periods(c.product).map((p) => `${c.product}/${p}`) : [c.product];
         for (const key of keys) products[key] = productHealth(this.tiles.manifest(key), now);
       }
-      const ok = this.products.candidates(ESSENTIAL_FEED).some((c) => c.layout !== 'periods' || this.products.periods(c.product).length > 0);
-      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', time: new Date(now).toISOString(), products });
+      const reasons = healthReasons(this.products, this.tiles, now);
+      const ok = reasons.length === 0;
+      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', time: new Date(now).toISOString(), reasons, products });
     },
   );
 }

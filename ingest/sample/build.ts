@@ -26,7 +26,7 @@ export interface SampleOptions {
   root: string;
   /** "Now" (default: the clock). The run starts 3–6 h before it, on a 3-hourly cycle. */
   now?: Date;
-  /** Hours after now (rounded down to the hour) the forecast reaches (default 48). */
+  /** Hours after now (rounded down to the hour) the forecast reaches (default SAMPLE_HOURS_AHEAD). */
   hoursAhead?: number;
   nwpGrid?: RegularLatLonGrid;
   demGrid?: RegularLatLonGrid;
@@ -48,6 +48,9 @@ export interface SampleResult {
   timingsMs: Record<string, { generate: number; ingest: number }>;
 }
 
+/** How long a sample lasts: its forecast reaches this many hours after it was made. */
+export const SAMPLE_HOURS_AHEAD = 48;
+
 /** The run time of a sample made at `now`: the last 3-hourly cycle at least 3 h old. */
 export function sampleRunTime(now: Date): Date {
   const hour = 3_600_000;
@@ -59,7 +62,7 @@ export async function buildSampleDataset(opts: SampleOptions, steps: readonly Sa
   const now = opts.now ?? new Date();
   const run = sampleRunTime(now);
   const hour = 3_600_000;
-  const end = Math.floor(now.getTime() / hour) * hour + (opts.hoursAhead ?? 48) * hour;
+  const end = Math.floor(now.getTime() / hour) * hour + (opts.hoursAhead ?? SAMPLE_HOURS_AHEAD) * hour;
   const times: Date[] = [];
   for (let t = run.getTime(); t <= end; t += hour) times.push(new Date(t));
   const dir = opts.keepDir ?? (await mkdtemp(join(tmpdir(), 'meteopunto-sample-')));

@@ -100,12 +100,14 @@ describe('meteopunto serve', () => {
         void exited.then((code) => fail(new Error(`serve exited with ${code}:\n${out}`)));
       });
 
+      // the fixture's forecast ended in 2024: /healthz says so with 503 (was 200 "ok"), current conditions are unavailable, a past time= is served
       const health = await fetch(`${base}/healthz`);
-      expect(health.status).toBe(200);
+      expect(health.status).toBe(503);
       const h = await health.json();
+      expect(h.status).toBe('unavailable');
+      expect(h.reasons.map((r: { code: string }) => r.code)).toEqual(['now_not_covered']);
       expect(h.products.nwp).toMatchObject({ available: true, sample: false, time_range: { from: '2024-06-21T00:00:00.000Z', to: '2024-06-22T00:00:00.000Z' }, covers_now: false });
       expect(h.products.nwp.age_seconds).toBeGreaterThanOrEqual(0);
-      // the fixture's forecast ended in 2024: current conditions are unavailable, a past time= is served
       const stale = await fetch(`${base}/api/v1/weather.php?api_key=${TEST_KEY}&lat=43.1&lon=11.2`);
       expect(stale.status).toBe(503);
       expect((await stale.json()).error.code).toBe('DATA_NOT_AVAILABLE');

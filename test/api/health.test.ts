@@ -1,0 +1,58 @@
+/**
+ * /healthz tells the truth about "now": a store whose time axis ends in the
+ * past — the real ECMWF IFS GRIB2 of 2021-08-01 15 UTC
+ * (../shared/data/ifs-hres-t2m-italy) ingested as nwp through the real
+ * pipeline — answers 503 with the reason today, as weather.php does, and
+ * 200 at the file's own valid time (regression: "ok" with covers_now false).
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildApp } from '../../api/app.js';
+import { runIngest } from '../../ingest/pipeline.js';
+import { dataFile, describeShared } from '../support/shared-data.js';
+import { installTestKey, keyedInject, tempDataDir, testAccess } from './tile-fixture.js';
+
+/** The file's valid time: run 2021-08-01 12 UTC + 3 h (grib_ls: dataDate 20210801, dataTime 1200, step 3). */
+const VALID = '2021-08-01T15:00:00.000Z';
+
+describeShared('/healthz on a forecast that has run out (the real IFS file)', () => {
+  const data = tempDataDir();
+  const apps: FastifyInstance[] = [];
+  const appAt = async (nowMs: number) => {
+    const app = await buildApp({ dataDir: data.dir, access: testAccess(data.dir), clock: () => nowMs });
+    apps.push(app);
+    return app;
+  };
+  beforeAll(async () => {
+    await installTestKey(data.dir);
+    await runIngest({ root: data.dir, product: 'nwp', files: [dataFile('ifs-hres-t2m-italy/alternate-scanning.grib')] });
+  }, 120_000);
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    data.cleanup();
+  });
+
+  it('today: 503, unavailable, the reason names the product and what it covers; weather.php agrees', async () => {
+    const now = Date.UTC(2026, 2, 10, 9, 0);
+    const app = await appAt(now);
+    const res = await app.inject({ url: '/healthz' });
+    expect(res.statusCode).toBe(503);
+    const h = res.json();
+    expect(h.status).toBe('unavailable');
+    expect(h.reasons).toEqual([{
+      code: 'now_not_covered',
+      message: `nwp covers ${VALID} to ${VALID}, not now (2026-03-10T09:00:00.000Z): weather.php answers 503 without time=`,
+    }]);
+    expect(h.products.nwp).toMatchObject({ available: true, covers_now: false, sample: false });
+    const weather = await keyedInject(app, '/api/v1/weather.php?lat=45&lon=10');
+    expect(weather.statusCode).toBe(503);
+  });
+
+  it('at the valid time of the file: 200, ok, no reasons', async () => {
+    const app = await appAt(Date.parse(VALID));
+    const res = await app.inject({ url: '/healthz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'ok', reasons: [] });
+    expect((await keyedInject(app, '/api/v1/weather.php?lat=45&lon=10')).statusCode).toBe(200);
+  });
+});
