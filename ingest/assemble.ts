@@ -6,10 +6,10 @@
  * there. Static variables (elevation) keep their newest field.
  */
 import type { GridDef } from '../geo/grid.js';
-import type { ProductMeta, ProductVersionInput, VariableInput } from '../tiles/types.js';
-import type { CanonicalField } from './products/map-fields.js';
+import type { ProductVersionInput, VariableInput } from '../tiles/types.js';
+import type { CanonicalField } from './mapping/map-fields.js';
 import type { Product, VariableStack } from './products/product.js';
-import type { StoredVariableSpec } from './products/spec.js';
+import { productMeta, variableMeta } from './products/store-meta.js';
 
 export function assembleStack(product: Product, grid: GridDef, fields: readonly CanonicalField[]): VariableStack {
   const cells = grid.nx * grid.ny;
@@ -58,30 +58,4 @@ export function toWriterInput(product: Product, stack: VariableStack, source: Pr
     else if (ser) variables[name] = { ...meta, values: ser };
   }
   return { product: product.name, grid: stack.grid, times: product.static ? [] : stack.times, variables, source, meta: productMeta(product) };
-}
-
-/**
- * What a variables-table entry tells the tile writer about one variable (all
- * but its values); a masked one also carries its product's search radius.
- */
-export function variableMeta(spec: StoredVariableSpec, searchRadiusKm?: number): Omit<VariableInput, 'values'> {
-  return {
-    units: spec.units, precision: spec.precision, longName: spec.longName, ...(spec.standardName ? { standardName: spec.standardName } : {}),
-    interpolation: spec.interpolation, mask: spec.mask, ...maskRadius(spec, searchRadiusKm), block: spec.block,
-  };
-}
-
-/** The search radius a masked variable carries into the manifest (none for unmasked ones). */
-export function maskRadius(spec: Pick<StoredVariableSpec, 'mask'>, searchRadiusKm: number | undefined): { searchRadiusKm?: number } {
-  return spec.mask !== 'any' && searchRadiusKm !== undefined ? { searchRadiusKm } : {};
-}
-
-/** What the catalogue entry tells the manifest (tiles/manifest.ts): layout, feeds, priority, region. */
-export function productMeta(product: Product): ProductMeta {
-  return {
-    layout: product.layout,
-    feeds: product.feeds,
-    priority: product.priority,
-    ...(product.region ? { region: product.region } : {}),
-  };
 }

@@ -11,7 +11,8 @@ import { parseArgs } from 'node:util';
 import { dataDir } from '../config/paths.js';
 import { ReadError } from './field.js';
 import { IngestError, type IngestProgress } from './ingest-types.js';
-import { runIngest, type IngestReport } from './pipeline.js';
+import { runIngest } from './pipeline.js';
+import type { IngestReport } from './ingest-report.js';
 import { PRODUCTS } from './products/registry.js';
 import { expandZipInputs } from './zip.js';
 

@@ -7,22 +7,22 @@
  * IngestError (the product cannot use what the files hold), both naming files.
  */
 import { basename } from 'node:path';
-import type { GridDef } from '../geo/grid.js';
 import { writeProductVersion } from '../tiles/write/writer.js';
 import type { PublishResult } from '../tiles/types.js';
 import { publishYears } from './products/reanalysis/years.js';
 import { assembleStack, toWriterInput } from './assemble.js';
 import { deriveIndices } from './indices/index.js';
-import { IngestError, type IngestProgress, type IngestRequest, type IngestResult } from './ingest-types.js';
-import { describeGrid, selectGrid, type DroppedField } from './products/grid-choice.js';
-import { mapFields, type SkippedField, type TaggedField } from './products/map-fields.js';
+import { IngestError, type IngestProgress, type IngestRequest } from './ingest-types.js';
+import type { IngestReport } from './ingest-report.js';
+import { describeGrid, selectGrid } from './mapping/grid-choice.js';
+import { mapFields, type TaggedField } from './mapping/map-fields.js';
 import { getProduct } from './products/registry.js';
 import { readFile } from './readers.js';
 import { applyMasks } from './masks.js';
 import { carryOverEarlierSteps } from './carry-over.js';
 import { runFollowers } from './followers.js';
-import { rotateVectorsToTrueNorth } from './products/wind-rotation.js';
-import { ingestDomain, type Domain } from './products/domain.js';
+import { rotateVectorsToTrueNorth } from './mapping/wind-rotation.js';
+import { ingestDomain, type Domain } from './mapping/domain.js';
 import { DomainConfigError } from '../config/domain.js';
 
 /** METEOPUNTO_DOMAIN, a malformed value reported as an IngestError (nothing published). */
@@ -33,24 +33,6 @@ function domainOrError(): Domain {
     if (e instanceof DomainConfigError) throw new IngestError(e.message);
     throw e;
   }
-}
-
-/** IngestResult plus what the run left out and why (printed by the CLI, logged by jobs). */
-export interface IngestReport extends IngestResult {
-  grid: GridDef;
-  /** Human-readable grid: kind, size, spacing, resolution. */
-  gridDescription: string;
-  files: string[];
-  /** Recognised fields not stored: on another grid, outside the domain. */
-  dropped: DroppedField[];
-  /** Fields the product does not use (not its variables, wrong level, unknown units). */
-  skipped: SkippedField[];
-  /** Derivations and assumptions made (dew point from humidity, DEM fallback, ...). */
-  notes: string[];
-  /** Versions of the products that follow this one (sm100 after nwp), built after the publish. */
-  derived?: { product: string; version: string }[];
-  /** Period products: each year published (its store after the merge with what it held). */
-  periods?: { period: string; version: string; from: string; to: string; times: number }[];
 }
 
 /** Fractions of the whole run at which each stage starts (reading dominates). */
@@ -108,8 +90,7 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
     ...(req.source?.note ? { note: req.source.note } : {}),
   };
   const input = toWriterInput(product, stack, source);
-  if (product.name === 'nwp') {
-    // Derived indices (UTCI, WBGT, UV, frost, ET0) precomputed on the grid so that readers only interpolate.
+  if (product.derivesIndices) {
     const span = STAGE_START.write - STAGE_START.derive;
     const indices = await deriveIndices(
       { grid: input.grid, times: input.times, variables: input.variables },

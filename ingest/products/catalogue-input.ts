@@ -8,7 +8,7 @@
  * carry the same manifest contract as ingested ones.
  */
 import type { ProductVersionInput, VariableInput } from '../../tiles/types.js';
-import { maskRadius, productMeta } from '../assemble.js';
+import { maskRadius, productMeta } from './store-meta.js';
 import { INDEX_BLOCK, INDEX_VARIABLES } from '../indices/catalogue.js';
 import { getProduct } from './registry.js';
 

@@ -7,7 +7,7 @@ import type { StoredVariableSpec } from './spec.js';
 
 export const MASK_VARIABLES = {
   land_sea_mask: {
-    // ERA5 `lsm` is a land fraction 0..1; products/map-fields keeps it as given, the reader tests ≥ 0.5.
+    // ERA5 `lsm` is a land fraction 0..1; ingest/mapping/map-fields keeps it as given, the reader tests ≥ 0.5.
     units: '1', aggregation: 'static', precision: 0.01, interpolation: 'nearest', mask: 'any', block: 'mask',
     longName: 'land-sea mask (1 land, 0 sea)', standardName: 'land_binary_mask',
     names: ['lsm', 'land_sea_mask', 'fr_land', 'landmask', 'sftlf'],

@@ -2,7 +2,7 @@
  * What a product is: its variables table and the rules that turn mapped,
  * assembled fields into what its store holds. The generic steps (matching,
  * unit conversion, de-accumulation, grid choice, cropping, time axis) are
- * shared (products/map-fields.ts, ingest/assemble.ts); a product adds only
+ * shared (ingest/mapping/map-fields.ts, ingest/assemble.ts); a product adds only
  * what is its own.
  */
 import type { GridDef } from '../../geo/grid.js';
@@ -10,7 +10,7 @@ import type { Region, TimeLayout } from '../../tiles/manifest.js';
 import type { SourceField } from '../field.js';
 import type { PublishResult } from '../../tiles/types.js';
 import type { IngestRequest } from '../ingest-types.js';
-import type { IngestReport } from '../pipeline.js';
+import type { IngestReport } from '../ingest-report.js';
 import type { StoredVariableSpec, VariableSpec } from './spec.js';
 
 /**
@@ -54,11 +54,17 @@ export interface Product {
   readonly searchRadiusKm?: number;
   /**
    * Sources on different grids: resample the variables of the other grids
-   * onto the chosen one (products/resample.ts) instead of dropping them.
+   * onto the chosen one (ingest/mapping/resample.ts) instead of dropping them.
    */
   readonly resampleOtherGrids?: boolean;
   /** Forecast products: hours of the previous version kept before a new run's first step (ingest/carry-over.ts). */
   readonly carryHours?: number;
+  /**
+   * The derived indices (UTCI, WBGT, UV, frost, ET0: ingest/indices/) are
+   * computed on the grid at ingest and stored beside the product's variables,
+   * so that readers only interpolate them.
+   */
+  readonly derivesIndices?: boolean;
   /** What the store may hold: canonical variables. */
   readonly variables: Readonly<Record<string, StoredVariableSpec>>;
   /** Inputs of derivations, never stored. */

@@ -21,7 +21,7 @@ export type { Interpolation, NeighbourMask } from '../../tiles/manifest.js';
 import type { Interpolation, NeighbourMask } from '../../tiles/manifest.js';
 
 export interface VariableSpec {
-  /** Canonical unit (DESIGN.md). Source units are converted to it (products/units.ts). */
+  /** Canonical unit (DESIGN.md). Source units are converted to it (ingest/mapping/units.ts). */
   units: string;
   aggregation: Aggregation;
   /** Smallest step worth keeping, in `units`; the tile writer packs int16 with it when the range allows. */
@@ -64,7 +64,7 @@ export interface VariableSpec {
   /**
    * A horizontal vector component and the variable holding the other one:
    * stored towards east (u) and north (v), so grid-relative sources are
-   * turned to true north at ingest (products/wind-rotation.ts).
+   * turned to true north at ingest (ingest/mapping/wind-rotation.ts).
    */
   vector?: { component: 'u' | 'v'; partner: string };
 }

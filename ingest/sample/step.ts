@@ -6,7 +6,7 @@
  * build on what earlier ones published (a product derived from nwp).
  */
 import type { RegularLatLonGrid } from '../../geo/grid.js';
-import type { IngestReport } from '../pipeline.js';
+import type { IngestReport } from '../ingest-report.js';
 
 export interface SampleContext {
   /** Data directory the tiles go to. */

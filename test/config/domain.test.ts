@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DOMAIN, DomainConfigError, domainFromEnv } from '../../config/domain.js';
-import { cropWindow } from '../../ingest/products/crop.js';
-import { ingestDomain } from '../../ingest/products/domain.js';
+import { cropWindow } from '../../ingest/mapping/crop.js';
+import { ingestDomain } from '../../ingest/mapping/domain.js';
 
 describe('METEOPUNTO_DOMAIN', () => {
   it('defaults to the interface box 35..48 N, 5..20.5 E', () => {

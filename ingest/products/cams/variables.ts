@@ -13,7 +13,7 @@
  *   GRIB): `pm2p5`, `pm10`, `no2`, `go3`, `so2` with their ecCodes paramIds
  *   (210073, 210074, 210121, 210203, 210122). Surface concentrations in
  *   "ug m**-3" are taken as they are; mass mixing ratios (kg kg**-1) become
- *   µg/m³ with the standard air density (products/units.ts).
+ *   µg/m³ with the standard air density (ingest/mapping/units.ts).
  * - CF standard names (CF standard name table v84): mass_concentration_of_…_in_air
  *   and, for mixing ratios, mass_fraction_of_…_in_air. CAMS Europe writes the
  *   PM names without "_particles" ("…_pm10_ambient_aerosol_in_air"): both are

@@ -9,7 +9,7 @@
  * source lacks is absent from the store and null in the response. A store
  * has one grid: SST and waves on different grids given together keep the
  * grid with more variables and the others are resampled onto it over their
- * sea cells (products/resample.ts); a daily SST is held over its day on an
+ * sea cells (ingest/mapping/resample.ts); a daily SST is held over its day on an
  * hourly wave axis (./sst-hold.ts).
  */
 import { IngestError } from '../../ingest-types.js';

@@ -18,6 +18,7 @@ export const nwpProduct: Product = {
   priority: 10,
   // weather.php's trend looks 3 hours back.
   carryHours: 3,
+  derivesIndices: true,
   variables: NWP_VARIABLES,
   auxiliary: NWP_AUXILIARY,
   complete: completeNwp,

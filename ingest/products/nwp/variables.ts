@@ -11,7 +11,7 @@
  * matches on its own key too, so a file already in canonical naming ingests.
  *
  * Units: the source's `units` attribute decides the conversion
- * (products/units.ts); names never imply a unit.
+ * (ingest/mapping/units.ts); names never imply a unit.
  *
  * Cache groups (`block`, tiles/read/block.ts): 'base' is what every weather.php
  * request reads (the Free fields), 'condition' what the condition is derived

@@ -12,7 +12,7 @@
 import { mkdirSync } from 'node:fs';
 import lockfile from 'proper-lockfile';
 import { productDir } from '../../../config/paths.js';
-import { describeGrid } from '../grid-choice.js';
+import { describeGrid } from '../../mapping/grid-choice.js';
 import { sameGrid } from '../../../geo/grid.js';
 import { openLiveVersion, readFieldSteps } from '../../../tiles/read/field-reader.js';
 import type { ProductVersionInput, PublishResult, VariableInput } from '../../../tiles/types.js';

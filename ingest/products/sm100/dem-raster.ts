@@ -14,7 +14,7 @@ import { IngestError } from '../../ingest-types.js';
 import { readFile } from '../../readers.js';
 import { demProduct } from '../dem/index.js';
 import { DEM_VARIABLES } from '../dem/variables.js';
-import { mapFields } from '../map-fields.js';
+import { mapFields } from '../../mapping/map-fields.js';
 
 export interface DemRaster {
   /** For notes and the manifest: 'dem.tif (GeoTIFF EPSG:32632, 10 m)'. */

@@ -23,9 +23,9 @@ import { fitTemperatureGradient, type FittedGradient } from '../../../science/la
 import { readFieldWindow, type CellWindow, type OpenVersion } from '../../../tiles/read/field-reader.js';
 import type { VariableInfo } from '../../../tiles/manifest.js';
 import type { ProductVersionInput, VariableInput } from '../../../tiles/types.js';
-import { variableMeta } from '../../assemble.js';
+import { variableMeta } from '../store-meta.js';
 import { deriveIndices, INDEX_VARIABLES } from '../../indices/index.js';
-import { applyResamplePlan, resamplePlan } from '../resample.js';
+import { applyResamplePlan, resamplePlan } from '../../mapping/resample.js';
 import { SM100_GRID } from './grid.js';
 import { SM100_OWN_VARIABLES, SM100_VARIABLES } from './variables.js';
 

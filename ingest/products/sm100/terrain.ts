@@ -15,7 +15,7 @@ import { cellLatLon, gridBounds } from '../../../geo/grid.js';
 import { writeProductVersion } from '../../../tiles/write/writer.js';
 import type { PublishResult } from '../../../tiles/types.js';
 import { inRegion } from '../../../geo/in-region.js';
-import { variableMeta } from '../../assemble.js';
+import { variableMeta } from '../store-meta.js';
 import { IngestError } from '../../ingest-types.js';
 import { DEM_VARIABLES } from '../dem/variables.js';
 import { openDemRaster, type DemRaster } from './dem-raster.js';

@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIngest, type IngestReport } from '../../../ingest/pipeline.js';
+import { runIngest } from '../../../ingest/pipeline.js';
+import type { IngestReport } from '../../../ingest/ingest-report.js';
 import { TileStore } from '../../../tiles/read/reader.js';
 
 const PY = '/usr/bin/python3';

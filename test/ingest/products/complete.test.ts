@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assembleStack, toWriterInput } from '../../../ingest/assemble.js';
-import type { CanonicalField } from '../../../ingest/products/map-fields.js';
+import type { CanonicalField } from '../../../ingest/mapping/map-fields.js';
 import { completeNwp, SURFACE_EMISSIVITY } from '../../../ingest/products/nwp/complete.js';
 import { nwpProduct } from '../../../ingest/products/nwp/index.js';
 import { demProduct } from '../../../ingest/products/dem/index.js';

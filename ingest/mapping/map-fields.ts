@@ -5,10 +5,11 @@
  */
 import type { GridDef } from '../../geo/grid.js';
 import type { SourceField } from '../field.js';
+import type { SkippedField } from '../ingest-report.js';
 import { deaccumulate, inferIntervalStarts, type AccumPoint } from './accumulation.js';
 import { VariableIndex } from './match.js';
-import type { Product } from './product.js';
-import type { Aggregation, VariableSpec } from './spec.js';
+import type { Product } from '../products/product.js';
+import type { Aggregation, VariableSpec } from '../products/spec.js';
 import { applyValueRule, unitRule, type UnitRule } from './units.js';
 
 /** A source field with the file it came from. */
@@ -35,14 +36,6 @@ export interface CanonicalField {
 }
 
 /** A field left out, and why (shown by `meteopunto ingest`). */
-export interface SkippedField {
-  file: string;
-  /** Source name, with its level when it has one: 'z@isobaricInhPa:1000'. */
-  name: string;
-  units: string;
-  reason: string;
-}
-
 export interface MappedFields {
   fields: CanonicalField[];
   skipped: SkippedField[];

@@ -1,6 +1,6 @@
-/** Units of the CAMS product: concentrations in µg/m³ and pollen in grains/m³ (products/units.ts). */
+/** Units of the CAMS product: concentrations in µg/m³ and pollen in grains/m³ (ingest/mapping/units.ts). */
 import { describe, expect, it } from 'vitest';
-import { unitRule } from '../../../ingest/products/units.js';
+import { unitRule } from '../../../ingest/mapping/units.js';
 
 const apply = (units: string, canonical: string, x: number) => {
   const r = unitRule(units, canonical);

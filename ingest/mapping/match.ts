@@ -8,8 +8,8 @@
  * told apart by level (ICON's W_SO on each soil layer).
  */
 import type { SourceField } from '../field.js';
-import type { Product } from './product.js';
-import type { VariableSpec } from './spec.js';
+import type { Product } from '../products/product.js';
+import type { VariableSpec } from '../products/spec.js';
 
 export type MatchOutcome =
   | { ok: true; variable: string; spec: VariableSpec; units: string }

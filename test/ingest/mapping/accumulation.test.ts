@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deaccumulate, inferIntervalStarts } from '../../../ingest/products/accumulation.js';
-import { hours, RUN } from './fixtures.js';
+import { deaccumulate, inferIntervalStarts } from '../../../ingest/mapping/accumulation.js';
+import { hours, RUN } from '../products/fixtures.js';
 
 const pt = (start: number, end: number, v: number[]) => ({
   intervalStart: hours(start),

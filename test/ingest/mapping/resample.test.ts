@@ -1,11 +1,11 @@
 /**
- * ingest/products/resample.ts: a field onto another grid, bilinear over the
+ * ingest/mapping/resample.ts: a field onto another grid, bilinear over the
  * source cells with values (weights renormalised) or the nearest of them.
  * Expected values worked out by hand below.
  */
 import { describe, expect, it } from 'vitest';
 import type { RegularLatLonGrid } from '../../../geo/grid.js';
-import { resampleOnto } from '../../../ingest/products/resample.js';
+import { resampleOnto } from '../../../ingest/mapping/resample.js';
 
 // Source: 3 × 2 cells, 1° apart, SW corner 40 N 10 E; value = 10·i + j, the NE cell (2, 1) missing (land).
 const SRC: RegularLatLonGrid = { kind: 'regular_ll', nx: 3, ny: 2, x0: 10, y0: 40, dx: 1, dy: 1 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseUnits, unitRule } from '../../../ingest/products/units.js';
+import { normaliseUnits, unitRule } from '../../../ingest/mapping/units.js';
 
 /** canonical value of `x` source units, for value rules. */
 function conv(x: number, from: string, to: string): number {

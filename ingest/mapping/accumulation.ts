@@ -4,7 +4,7 @@
  * Producers deliver time-integrated quantities in two ways:
  * - accumulated from a fixed start, usually the run start (ECMWF IFS `tp`,
  *   `ssrd` 0–1 h, 0–2 h, ...; ICON `TOT_PREC`; ICON `ASWDIR_S` is a mean
- *   since the run start, which products/map-fields.ts turns into an amount
+ *   since the run start, which ingest/mapping/map-fields.ts turns into an amount
  *   first): the amount over the step (t₁, t₂] is A(t₂) − A(t₁);
  * - already per interval (COSMO-2I `tp` 18–24 h, ERA5 hourly `tp`): kept as
  *   the amount over that interval, which ends at the valid time.

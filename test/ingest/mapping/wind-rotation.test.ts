@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RotatedLatLonGrid } from '../../../geo/grid.js';
 import { gridNorthAngleRad } from '../../../geo/grid-north.js';
-import type { CanonicalField } from '../../../ingest/products/map-fields.js';
+import type { CanonicalField } from '../../../ingest/mapping/map-fields.js';
 import { PRODUCTS } from '../../../ingest/products/registry.js';
-import { rotateVectorsToTrueNorth } from '../../../ingest/products/wind-rotation.js';
+import { rotateVectorsToTrueNorth } from '../../../ingest/mapping/wind-rotation.js';
 import { dataFile, describeShared } from '../../support/shared-data.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');

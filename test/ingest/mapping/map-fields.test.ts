@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mapFields } from '../../../ingest/products/map-fields.js';
+import { mapFields } from '../../../ingest/mapping/map-fields.js';
 import { nwpProduct } from '../../../ingest/products/nwp/index.js';
 import { demProduct } from '../../../ingest/products/dem/index.js';
-import { field, hours } from './fixtures.js';
+import { field, hours } from '../products/fixtures.js';
 
 const tag = (f: ReturnType<typeof field>, file = 'a.grib') => ({ field: f, file });
 

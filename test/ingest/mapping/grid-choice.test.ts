@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { GridDef, RotatedLatLonGrid } from '../../../geo/grid.js';
 import { cellLatLon } from '../../../geo/grid.js';
 import { IngestError } from '../../../ingest/ingest-types.js';
-import { cropGrid, cropValues, cropWindow } from '../../../ingest/products/crop.js';
-import { selectGrid } from '../../../ingest/products/grid-choice.js';
-import type { CanonicalField } from '../../../ingest/products/map-fields.js';
-import { RUN } from './fixtures.js';
+import { cropGrid, cropValues, cropWindow } from '../../../ingest/mapping/crop.js';
+import { selectGrid } from '../../../ingest/mapping/grid-choice.js';
+import type { CanonicalField } from '../../../ingest/mapping/map-fields.js';
+import { RUN } from '../products/fixtures.js';
 
 function canon(variable: string, grid: GridDef, file: string, fill = (i: number) => i): CanonicalField {
   const values = new Float32Array(grid.nx * grid.ny).map((_, i) => fill(i));

@@ -6,7 +6,7 @@
  *
  * Quantities that live over a time step (precipitation, radiation) are first
  * brought to an *amount* (mm of water, J/m²); the accumulation step
- * (products/accumulation.ts) turns amounts into per-step amounts or mean
+ * (ingest/mapping/accumulation.ts) turns amounts into per-step amounts or mean
  * fluxes. A source given as a rate (kg m-2 s-1, W m-2, m day-1) becomes an
  * amount by multiplying by the interval length.
  */

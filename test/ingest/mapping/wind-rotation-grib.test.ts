@@ -10,18 +10,18 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { gridNorthAngleRad, gridNorthAngles } from '../../geo/grid-north.js';
+import { gridNorthAngleRad, gridNorthAngles } from '../../../geo/grid-north.js';
 
 const gridNorthAngleDeg = (g: RotatedLatLonGrid, x: number, y: number) => (gridNorthAngleRad(g, x, y) * 180) / Math.PI;
-import { gridIndexOf, type RotatedLatLonGrid } from '../../geo/grid.js';
-import { gribReader } from '../../ingest/grib/index.js';
-import { mapFields, type TaggedField } from '../../ingest/products/map-fields.js';
-import { getProduct } from '../../ingest/products/registry.js';
-import { rotateVectorsToTrueNorth as rotateWindToTrueNorth } from '../../ingest/products/wind-rotation.js';
-import { dataFile, describeShared } from '../support/shared-data.js';
+import { gridIndexOf, type RotatedLatLonGrid } from '../../../geo/grid.js';
+import { gribReader } from '../../../ingest/grib/index.js';
+import { mapFields, type TaggedField } from '../../../ingest/mapping/map-fields.js';
+import { getProduct } from '../../../ingest/products/registry.js';
+import { rotateVectorsToTrueNorth as rotateWindToTrueNorth } from '../../../ingest/mapping/wind-rotation.js';
+import { dataFile, describeShared } from '../../support/shared-data.js';
 
 const PY = '/usr/bin/python3';
-const REF = join(import.meta.dirname, '../geo/fixtures/grid_north_reference.py');
+const REF = join(import.meta.dirname, '../../geo/fixtures/grid_north_reference.py');
 const COSMO = () => dataFile('cosmo2i-rotated/cosmo_test.grib2');
 const U_G = 3; // m/s along the grid's x axis
 const V_G = 4; // m/s along the grid's y axis

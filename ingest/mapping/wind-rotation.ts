@@ -10,7 +10,7 @@ import { gridNorthAngles } from '../../geo/grid-north.js';
 import type { GridDef } from '../../geo/grid.js';
 import { IngestError } from '../ingest-types.js';
 import type { CanonicalField } from './map-fields.js';
-import type { Product } from './product.js';
+import type { Product } from '../products/product.js';
 
 /** Angles per grid, computed once per ingest (a grid is shared by all its fields). */
 type AngleCache = Map<string, { cos: Float64Array; sin: Float64Array }>;

@@ -8,6 +8,7 @@
  * cropped to the domain.
  */
 import { describeResolution, sameGrid, type GridDef } from '../../geo/grid.js';
+import type { DroppedField } from '../ingest-report.js';
 import { IngestError } from '../ingest-types.js';
 import { cropGrid, cropValues, cropWindow, isWholeGrid, type CropWindow } from './crop.js';
 import { resampleOnto } from './resample.js';
@@ -15,13 +16,6 @@ import { SERVICE_DOMAIN, type Domain } from './domain.js';
 import type { CanonicalField } from './map-fields.js';
 
 /** A recognised field that is not in the store, and why. */
-export interface DroppedField {
-  file: string;
-  source: string;
-  variable: string;
-  reason: string;
-}
-
 export interface GridSelection {
   /** The store's grid, cropped. */
   grid: GridDef;
