@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import type { Plan } from '../api/access/contract.js';
 import type { PointQuery } from '../api/weather/service.js';
-import { combineRounds, median, ROUNDS } from './rounds.js';
+import { combineRounds, median, ROUNDS, type LoadResult } from './rounds.js';
 import { ACCESS_PATH, BARE_PATH, childCpuUs, withServer, type ServerKind } from './servers.js';
 
 export interface HttpBenchOptions {
@@ -43,22 +43,6 @@ export type WeatherResult = LoadResult & Rounds & {
 
 /** widget.php as the benchmark loads it: the default mode (js) and variant, a place name; the point and key as weather.php's. */
 export const WIDGET_BENCH_QUERY = 'name=Firenze';
-
-export interface LoadResult {
-  rps: number;
-  /** Server CPU time (user + system) per answered request over the measured window, µs. */
-  cpuUsPerRequest?: number;
-  /** Of which system time (kernel: socket writes and reads), µs. */
-  sysUsPerRequest?: number;
-  requests: number;
-  errors: number;
-  /** Requests answered in the warm-up before the measured window (measureWith). */
-  warmupRequests?: number;
-  /** The first non-200 answer (status line and body), for the error message. */
-  firstError?: string;
-  medianMs: number;
-  p99Ms: number;
-}
 
 const WARMUP_MS = 1000;
 

@@ -11,7 +11,8 @@
  * {@link SERVER_OVERHEAD_BYTES} for everything else the process holds.
  */
 import type { ChildProcess } from 'node:child_process';
-import { measureWith, type HttpBenchOptions, type LoadResult } from './http.js';
+import { measureWith, type HttpBenchOptions } from './http.js';
+import type { LoadResult } from './rounds.js';
 import { askChild, withServer } from './servers.js';
 
 /**

@@ -4,7 +4,22 @@
  * into one figure: requests/s and CPU per request over all its windows, the
  * latency quantiles of its median window.
  */
-import type { LoadResult } from './http.js';
+/** One measured window of load against a server. */
+export interface LoadResult {
+  rps: number;
+  /** Server CPU time (user + system) per answered request over the measured window, µs. */
+  cpuUsPerRequest?: number;
+  /** Of which system time (kernel: socket writes and reads), µs. */
+  sysUsPerRequest?: number;
+  requests: number;
+  errors: number;
+  /** Requests answered in the warm-up before the measured window (measureWith). */
+  warmupRequests?: number;
+  /** The first non-200 answer (status line and body), for the error message. */
+  firstError?: string;
+  medianMs: number;
+  p99Ms: number;
+}
 
 /** Alternating windows per server in one run. */
 export const ROUNDS = 3;

@@ -16,7 +16,7 @@
  * whole request, and the step three hours back (the trend) is a few dozen
  * bytes away.
  */
-import type { ChunkData } from './chunk-cache.js';
+import type { ChunkData } from './chunk-file.js';
 
 /** One kind of block of a version: its group, element type and time dependence. */
 export interface BlockKind {

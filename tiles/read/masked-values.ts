@@ -11,7 +11,8 @@ import { isKind } from '../masks.js';
 import { maskChoice, maskedValue, unpack, type MaskChoice } from './point-rules.js';
 import type { PointSample } from '../types.js';
 import type { VariableList } from './variable-list.js';
-import { MASK_LAND, MASK_SEA, type VersionState } from './version-state.js';
+import { MASK_LAND, MASK_SEA } from './var-state.js';
+import type { VersionState } from './version-state.js';
 
 /** The masked variables of `list` written into `values`; returns the distance per kind used. */
 export function applyMasks(

@@ -7,13 +7,27 @@
  * small memos turn most lookups' geometry into three comparisons.
  * Each memo belongs to one version: a new version never matches.
  */
-import { gridIndexOf } from '../../geo/grid.js';
+import { gridIndexOf, type GridDef } from '../../geo/grid.js';
 import { bilinearNeighbourhood, bracketTime, newNeighbourhood, newTimeBracket } from './interpolate.js';
 import { distanceToCellKm } from './point-rules.js';
-import type { VersionState } from './version-state.js';
+
+/** The version a point is located in (./version-state.ts): its grid, chunk edges, and whether it has masked variables. */
+interface PointVersion {
+  readonly grid: GridDef;
+  readonly cy: number;
+  readonly cx: number;
+  /** Chunks along x. */
+  readonly ncx: number;
+  readonly maskVar: object | null;
+}
+
+/** The version a time is bracketed in: its valid times, ms. */
+interface TimeVersion {
+  readonly timesMs: Float64Array;
+}
 
 export class PointMemo {
-  private vs: VersionState | null = null;
+  private vs: PointVersion | null = null;
   /** The point, degrees. */
   lat = NaN;
   lon = NaN;
@@ -34,12 +48,12 @@ export class PointMemo {
   oneChunk = false;
 
   /** True when the memo is already at (lat, lon) of `vs`. */
-  holds(vs: VersionState, lat: number, lon: number): boolean {
+  holds(vs: PointVersion, lat: number, lon: number): boolean {
     return this.vs === vs && this.lat === lat && this.lon === lon;
   }
 
   /** Move to (lat, lon) of `vs`; false (memo unchanged) when the point is outside the grid. */
-  locate(vs: VersionState, lat: number, lon: number): boolean {
+  locate(vs: PointVersion, lat: number, lon: number): boolean {
     const idx = gridIndexOf(vs.grid, lat, lon);
     if (!idx) return false;
     const nb = bilinearNeighbourhood(idx.x, idx.y, vs.grid.nx, vs.grid.ny, this.nb);
@@ -85,19 +99,19 @@ export class TimeMemo {
   k1 = 0;
   w = 0;
   private readonly tb = newTimeBracket();
-  private vsA: VersionState | null = null;
+  private vsA: TimeVersion | null = null;
   private msA = NaN;
   private k0A = 0;
   private k1A = 0;
   private wA = 0;
-  private vsB: VersionState | null = null;
+  private vsB: TimeVersion | null = null;
   private msB = NaN;
   private k0B = 0;
   private k1B = 0;
   private wB = 0;
 
   /** True (and k0, k1, w set) when `timeMs` of `vs` is remembered. */
-  holds(vs: VersionState, timeMs: number): boolean {
+  holds(vs: TimeVersion, timeMs: number): boolean {
     if (this.msA === timeMs && this.vsA === vs) {
       this.k0 = this.k0A;
       this.k1 = this.k1A;
@@ -114,7 +128,7 @@ export class TimeMemo {
   }
 
   /** Bracket `timeMs` in `vs` (k0, k1, w set, remembered); false when outside its time axis. */
-  bracket(vs: VersionState, timeMs: number): boolean {
+  bracket(vs: TimeVersion, timeMs: number): boolean {
     const tb = this.tb;
     if (!bracketTime(vs.timesMs, timeMs, tb)) return false;
     this.k0 = tb.k0;

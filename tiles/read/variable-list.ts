@@ -5,7 +5,7 @@
  * callers that pass the same constant array on every request pay the name
  * lookups once per version.
  */
-import { MASK_ANY, type VarState, type VersionState } from './version-state.js';
+import { MASK_ANY, type VarState } from './var-state.js';
 
 export interface VariableList {
   /** The caller's array: its identity is the cache key. */
@@ -35,7 +35,18 @@ export interface VariableList {
 /** Resolved lists kept per version; callers use a handful of constant lists. */
 const LISTS_KEPT = 8;
 
-type ListSource = Pick<VersionState, 'vars' | 'maskVar' | 'nearestVar'>;
+/** What a list is resolved against: a version's variables (./version-state.ts). */
+interface ListSource {
+  vars: ReadonlyMap<string, VarState>;
+  maskVar: VarState | null;
+  nearestVar: readonly (VarState | null)[];
+}
+
+/** A version with its recently resolved lists. */
+interface ListCache extends ListSource {
+  lists: VariableList[];
+  listCursor: number;
+}
 
 export function resolveList(vs: ListSource, names: readonly string[]): VariableList {
   const vars: (VarState | null)[] = [];
@@ -80,7 +91,7 @@ function unchanged(l: VariableList, names: readonly string[]): boolean {
 }
 
 /** `names` resolved against `vs`, from the version's few cached lists (replaced round-robin; the content is compared too). */
-export function variableList(vs: VersionState, names: readonly string[]): VariableList {
+export function variableList(vs: ListCache, names: readonly string[]): VariableList {
   const lists = vs.lists;
   for (let k = 0; k < lists.length; k++) {
     const l = lists[k]!;

@@ -10,37 +10,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GridDef } from '../../geo/grid.js';
 import { MAX_BLOCK_KINDS, type BlockKind } from './block.js';
-import type { ChunkData } from './chunk-cache.js';
+import type { ChunkData } from './chunk-file.js';
 import type { Manifest } from '../manifest.js';
 import { LAND_SEA_MASK, nearestCellVariable } from '../masks.js';
 import { PointMemo, TimeMemo } from './point-memo.js';
 import { resolveList, type VariableList } from './variable-list.js';
-
-/** Neighbour mask codes: 0 any, 1 sea, 2 land. */
-export const MASK_ANY = 0;
-export const MASK_SEA = 1;
-export const MASK_LAND = 2;
-
-export interface VarState {
-  name: string;
-  index: number;
-  isStatic: boolean;
-  int16: boolean;
-  /** Unpacking: value = raw × scale + offset (1 and 0 for float32). */
-  scale: number;
-  offset: number;
-  dir: string;
-  /** Codec pipeline from the variable's `.zarray`: zstd or none, then byte shuffle (element size, 0 = none). */
-  zstd: boolean;
-  shuffle: number;
-  /** Its block kind (./block.ts) and position among that kind's variables. */
-  kind: number;
-  member: number;
-  /** Read rule: nearest cell and step instead of bilinear + linear. */
-  nearest: boolean;
-  /** MASK_ANY, MASK_SEA or MASK_LAND. */
-  mask: number;
-}
+import { MASK_ANY, MASK_LAND, MASK_SEA, type VarState } from './var-state.js';
 
 export interface VersionState {
   /** Store key: the product, or `<product>/<period>`. */

@@ -5,17 +5,7 @@
  * `temperature_<top>_<bottom>cm`.
  */
 import { roundOrNull, roundTo } from '../../weather/precision.js';
-import type { SoilBody } from './schema.js';
-
-/**
- * The layers the API names, cm [top, bottom]: ERA5's and ERA5-Land's (product
- * `soil`), then the NWP model's (ICON's, product `nwp-soil`), as the two
- * products' variables tables in ingest keep them. A source fills its own.
- */
-export const SOIL_LAYERS_CM = [
-  [0, 7], [7, 28], [28, 100], [100, 289],
-  [0, 1], [1, 3], [3, 9], [9, 27], [27, 81], [81, 243],
-] as const;
+import { SOIL_LAYERS_CM, type SoilBody } from './schema.js';
 
 /** Stored variables the group reads. */
 export const SOIL_VARIABLES: readonly string[] = SOIL_LAYERS_CM.flatMap(([t, b]) => [`soil_moisture_${t}_${b}cm`, `soil_temperature_${t}_${b}cm`]);

@@ -5,7 +5,16 @@
  * carry is null.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { SOIL_LAYERS_CM } from './fields.js';
+
+/**
+ * The layers the API names, cm [top, bottom]: ERA5's and ERA5-Land's (product
+ * `soil`), then the NWP model's (ICON's, product `nwp-soil`), as the two
+ * products' variables tables in ingest keep them. A source fills its own.
+ */
+export const SOIL_LAYERS_CM = [
+  [0, 7], [7, 28], [28, 100], [100, 289],
+  [0, 1], [1, 3], [3, 9], [9, 27], [27, 81], [81, 243],
+] as const;
 
 const NullableNumber = (description: string) => Type.Unsafe<number | null>({ type: ['number', 'null'], description });
 

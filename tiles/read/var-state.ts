@@ -1,0 +1,32 @@
+/**
+ * What the point reader keeps per variable of a published version: where
+ * its chunks are, how they are packed and coded, its cache block and its
+ * read rules. Built with the version (./version-state.ts), read by every
+ * lookup.
+ */
+
+/** Neighbour mask codes: 0 any, 1 sea, 2 land. */
+export const MASK_ANY = 0;
+export const MASK_SEA = 1;
+export const MASK_LAND = 2;
+
+export interface VarState {
+  name: string;
+  index: number;
+  isStatic: boolean;
+  int16: boolean;
+  /** Unpacking: value = raw × scale + offset (1 and 0 for float32). */
+  scale: number;
+  offset: number;
+  dir: string;
+  /** Codec pipeline from the variable's `.zarray`: zstd or none, then byte shuffle (element size, 0 = none). */
+  zstd: boolean;
+  shuffle: number;
+  /** Its block kind (./block.ts) and position among that kind's variables. */
+  kind: number;
+  member: number;
+  /** Read rule: nearest cell and step instead of bilinear + linear. */
+  nearest: boolean;
+  /** MASK_ANY, MASK_SEA or MASK_LAND. */
+  mask: number;
+}
