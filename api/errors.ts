@@ -1,6 +1,6 @@
 /**
  * The API's one error type and its wire form:
- * `{"error": {"code": "...", "message": "..."}}` (DESIGN.md, API contract).
+ * `{"error": {"code": "...", "message": "..."}}` (docs/api.md, errors).
  * Every refusal the API makes is an ApiError; the error handler
  * (api/plugins/errors.ts) maps anything else to a 500 without detail.
  */

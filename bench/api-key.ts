@@ -39,7 +39,7 @@ export function benchAccessEnv(dataDir: string, outer: NodeJS.ProcessEnv = proce
 /**
  * The plans weather.php is measured with: BENCH_PLANS (comma-separated),
  * default business (Free + Developer fields, what a paying client gets)
- * then free (the Free fields alone, issue 2's field set).
+ * then free (the Free fields alone, the Free field set).
  */
 export function benchPlans(env: NodeJS.ProcessEnv = processEnv()): Plan[] {
   const raw = env.BENCH_PLANS ?? 'business,free';

@@ -1,5 +1,5 @@
 /**
- * Reanalysis case of `npm run bench` (issue 13, "Speed"): one year of hourly
+ * Reanalysis case of `npm run bench`: one year of hourly
  * Italy at 0.25° in the ERA5 CDS NetCDF layout (12 monthly NetCDF4 files,
  * int16 packed like the CDS delivers them, generated once into a temp dir:
  * t2m, d2m, msl, u10, v10, i10fg, tcc, tp, ssrd, strd, fdir and z), then:

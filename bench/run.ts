@@ -319,7 +319,7 @@ async function main(): Promise<void> {
     // A server over its memory budget fails the run (after the remaining figures).
     if (!memoryVerdict(rnd.after).pass) process.exitCode = 1;
     for (const line of describeTargets({ redis, weather: http.weather, random: { plan: first.plan, ratio: rnd.rps / http.bare.rps, p99Ms: rnd.p99Ms }, ceiling: http.access })) console.log(line);
-    // 6. One reanalysis year (issue 13): ingest time, store size, warm and cold time= lookups (bench/reanalysis.ts).
+    // 6. One reanalysis year: ingest time, store size, warm and cold time= lookups (bench/reanalysis.ts).
     await runReanalysisBench();
   } finally {
     rmSync(root, { recursive: true, force: true });

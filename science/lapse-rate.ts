@@ -1,6 +1,6 @@
 /**
  * Local temperature gradient fitted from a model's own cells, for
- * downscaling to a finer terrain (San Marino on 100 m: issue 12). The
+ * downscaling to a finer terrain (San Marino on 100 m). The
  * gradient dT/dz is the least-squares slope of 2 m temperature against
  * model elevation over a neighbourhood of cells at one time step, as in
  * Sheridan et al. (2010, Meteorol. Appl. 17, 329–339: "A lapse rate

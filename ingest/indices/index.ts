@@ -1,6 +1,5 @@
 /**
- * Grid-level precomputation of the derived indices (issue 4, "Into the tiles
- * and the response"): from the canonical variables of one nwp product version
+ * Grid-level precomputation of the derived indices: from the canonical variables of one nwp product version
  * to new canonical variables (catalogue.ts), cell by cell on the product's
  * own grid with the science/ library, so that the point reader only
  * interpolates. An index is produced only when all its inputs are present; a

@@ -1,5 +1,5 @@
 /**
- * The product router and the builders through weather.php (issue 8): the
+ * The product router and the builders through weather.php: the
  * products that answer come from their manifests (feeds, priority, region,
  * time layout), never from names in code. Stores hold constant fields, one
  * value per product, so each answer says by itself which product gave it.

@@ -88,7 +88,7 @@ describe('weather.php over a full nwp store and a DEM', () => {
     // 0.5 K/h for 3 h
     expect(body.temperature_trend_3h).toEqual({ delta: 1.5, label: 'in aumento, +1,5 °C in 3 ore' });
     // P lies between columns 9 (code 2) and 10 (code 61), nearer 9 (x = 9.38): weather_code is categorical and read
-    // from the nearest cell (issue 8), never averaged (the mean, 24.4, would be no code at all)
+    // from the nearest cell, never averaged (the mean, 24.4, would be no code at all)
     expect(body.condition).toBe('partly_cloudy');
     expect(body.icon).toBe('partly-cloudy-day');
     expect(body.valid_time).toBe('2024-06-21T10:30:00.000Z');
@@ -248,7 +248,7 @@ describe('weather.php and /healthz with no data', () => {
     const res = await keyedInject(app, '/healthz');
     expect(res.statusCode).toBe(503);
     expect(res.json().status).toBe('unavailable');
-    // Products are listed from their manifests (issue 8): before the first ingest there are none.
+    // Products are listed from their manifests: before the first ingest there are none.
     expect(res.json().products).toEqual({});
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Regression (issue 8): the 3-hour trend was null for the first three hours
+ * Regression: the 3-hour trend was null for the first three hours
  * after a new forecast run, whose first step is "now". A new version of a
  * forecast product now keeps the previous version's steps from up to three
  * hours before its first one. Fields here are constants per step, so every

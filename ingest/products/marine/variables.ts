@@ -1,5 +1,5 @@
 /**
- * Product `marine`: sea surface temperature and waves (DESIGN.md canonical
+ * Product `marine`: sea surface temperature and waves (docs/design.md, canonical
  * variables), sea cells only (`mask: 'sea'`, tiles/masks.ts).
  *
  * Source names:

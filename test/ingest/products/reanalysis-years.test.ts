@@ -1,5 +1,5 @@
 /**
- * Product `reanalysis` (issue 13): files split by UTC year, each year merged
+ * Product `reanalysis`: files split by UTC year, each year merged
  * with what is published for it, one source per year. Input: the NOAA PSL
  * 20CRv3 layout written by netCDF4-python (test/api/history/fixtures/
  * write_20crv3.py) across New Year 1925/1926; expected values read back from

@@ -1,5 +1,5 @@
 /**
- * Regression (issue 8): `meteopunto tiles point dem --lat … --lon … --json`
+ * Regression: `meteopunto tiles point dem --lat … --lon … --json`
  * failed with "time … is outside the dem data (no times)" for every DEM,
  * because the CLI passes "now" and the reader refused any time on a store
  * without times. Each real DEM of ../shared/data, ingested as `dem`, now

@@ -1,6 +1,6 @@
 /**
  * The reader's cache holds blocks per cache group (manifest `block`): a
- * request decodes only the groups it reads (issue 8: a Free request used to
+ * request decodes only the groups it reads (a Free request used to
  * decode every time-varying variable), and the default budget is sized from
  * the published stores. Expected byte counts are worked out by hand from
  * the chunk geometry (32 × 32 cells, int16 = 2 bytes).

@@ -1,6 +1,5 @@
 /**
- * The point reader applies each variable's manifest rule (issue 8, "The
- * reader honours the rules"): `nearest` for categories, sea/land masks, and
+ * The point reader applies each variable's manifest rule: `nearest` for categories, sea/land masks, and
  * static stores at any time. Expected values are worked out by hand here
  * (grid geometry, haversine written in this file), never by the reader's
  * own helpers.
