@@ -4,7 +4,7 @@
  * by an atomic rename, so a reader sees either the old manifest or the new
  * one, never a mix.
  *
- * The manifest is the contract between ingest and the API (docs/design.md): it
+ * The manifest is the contract between ingest and the API (docs/architecture.md): it
  * says everything the point reader and the product router need — per variable
  * its unit, packing, interpolation rule and neighbour mask; the time layout
  * and coverage; the region; the response field groups the product feeds and

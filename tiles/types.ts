@@ -7,7 +7,7 @@ import type { Interpolation, Manifest, NeighbourMask, Region, TimeLayout } from 
 
 /** One canonical variable handed to the writer. */
 export interface VariableInput {
-  /** Canonical unit, as in docs/design.md, "Canonical variables". */
+  /** Canonical unit, as in docs/architecture.md, "Canonical variables". */
   units: string;
   /** Time-varying: one Float32Array per time step (length = times.length). Static (elevation): exactly one array. NaN = missing. */
   values: Float32Array[];

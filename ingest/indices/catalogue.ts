@@ -1,5 +1,5 @@
 /**
- * The derived indices the nwp ingest precomputes on the grid (docs/design.md:
+ * The derived indices the nwp ingest precomputes on the grid (docs/architecture.md:
  * "Derived indices stored per product"): one entry per stored variable with
  * its unit, packing precision, CF metadata, the canonical inputs it needs and
  * the method (docs/science.md "Precomputed tile variables"). `deriveIndices` computes an index

@@ -1,6 +1,6 @@
 /**
  * The shape of a product's variables table: one entry per canonical variable
- * (docs/design.md, "Canonical variables"), naming the source variables it comes from
+ * (docs/architecture.md, "Canonical variables"), naming the source variables it comes from
  * across producers and how it is stored. Tables are written
  * `as const satisfies Record<Name, VariableSpec>` so that adding a variable
  * forces its metadata.
@@ -21,7 +21,7 @@ export type { Interpolation, NeighbourMask } from '../../tiles/manifest.js';
 import type { Interpolation, NeighbourMask } from '../../tiles/manifest.js';
 
 export interface VariableSpec {
-  /** Canonical unit (docs/design.md, "Canonical variables"). Source units are converted to it (ingest/mapping/units.ts). */
+  /** Canonical unit (docs/architecture.md, "Canonical variables"). Source units are converted to it (ingest/mapping/units.ts). */
   units: string;
   aggregation: Aggregation;
   /** Smallest step worth keeping, in `units`; the tile writer packs int16 with it when the range allows. */

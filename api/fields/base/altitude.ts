@@ -1,6 +1,6 @@
 /**
  * Altitude correction of the 2 m temperature from the model's orography to
- * the point's own elevation (docs/design.md, read path):
+ * the point's own elevation (docs/architecture.md, read path):
  *
  *   T_point = T_grid + Γ · (z_grid − z_point),   Γ = 0.0065 K/m
  *

@@ -1,5 +1,5 @@
 /**
- * Which canonical variables (docs/design.md, "Canonical variables") the Free fields read from the
+ * Which canonical variables (docs/architecture.md, "Canonical variables") the Free fields read from the
  * nwp product, decided once per published version from its manifest.
  *
  * Every variable read costs a chunk lookup on the hot path, so a lookup asks

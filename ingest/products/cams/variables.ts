@@ -1,5 +1,5 @@
 /**
- * Product `cams`: air quality and pollen at the surface (docs/design.md, canonical
+ * Product `cams`: air quality and pollen at the surface (docs/architecture.md, canonical
  * variables), µg/m³ and grains/m³.
  *
  * Source names:

@@ -1,5 +1,5 @@
 /**
- * Product `marine`: sea surface temperature and waves (docs/design.md, canonical
+ * Product `marine`: sea surface temperature and waves (docs/architecture.md, canonical
  * variables), sea cells only (`mask: 'sea'`, tiles/masks.ts).
  *
  * Source names:

@@ -1,5 +1,5 @@
 /**
- * Product `nwp`: the canonical NWP variables (docs/design.md, "Canonical variables") and the names the
+ * Product `nwp`: the canonical NWP variables (docs/architecture.md, "Canonical variables") and the names the
  * producers give them.
  *
  * Sources: ecCodes parameter database (ECMWF IFS / ERA5 shortNames and

@@ -1,6 +1,6 @@
 /**
  * Product `reanalysis`: the canonical variables a reanalysis carries
- * (docs/design.md, "Canonical variables") and the names its sources give them.
+ * (docs/architecture.md, "Canonical variables") and the names its sources give them.
  *
  * Sources: ERA5 as the Climate Data Store delivers it (GRIB shortNames and
  * paramIds, NetCDF names t2m/d2m/msl/u10/v10/i10fg/tcc/tp/ssrd/z) and as

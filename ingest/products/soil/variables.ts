@@ -1,6 +1,6 @@
 /**
  * Product `soil`: volumetric soil moisture and soil temperature per layer
- * (docs/design.md: `soil_moisture_<top>_<bottom>cm` m³/m³,
+ * (docs/architecture.md: `soil_moisture_<top>_<bottom>cm` m³/m³,
  * `soil_temperature_<top>_<bottom>cm` °C), land cells only (`mask: 'land'`).
  *
  * Layers are ERA5's and ERA5-Land's four (ECMWF IFS documentation CY41R2
