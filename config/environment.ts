@@ -6,7 +6,7 @@
  * aliases are in use.
  */
 import { domainFromEnv, DomainConfigError } from './domain.js';
-import { VARIABLES, variableSpec, type VariableSpec } from './variables.js';
+import { VARIABLES, variableSpec, type VariableSpec } from './env-variables.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -25,7 +25,7 @@ const present = (v: string | undefined): v is string => v !== undefined && v.tri
  */
 export function setting(env: Environment, name: string): string | undefined {
   const spec = variableSpec(name);
-  if (!spec || spec.name !== name) throw new Error(`config: '${name}' is not a declared environment variable (config/variables.ts)`);
+  if (!spec || spec.name !== name) throw new Error(`config: '${name}' is not a declared environment variable (config/env-variables.ts)`);
   if (present(env[name])) return env[name];
   for (const a of spec.aliases ?? []) if (present(env[a])) return env[a];
   return undefined;

@@ -11,7 +11,7 @@ import { writeProductVersion } from '../tiles/write/writer.js';
 import type { PublishResult } from '../tiles/types.js';
 import { publishYears } from './products/reanalysis/years.js';
 import { assembleStack, toWriterInput } from './assemble.js';
-import { deriveIndices } from './indices/index.js';
+import { deriveIndices } from './indices/derive-indices.js';
 import { IngestError, type IngestProgress, type IngestRequest } from './ingest-types.js';
 import type { IngestReport } from './ingest-report.js';
 import { describeGrid, selectGrid } from './mapping/grid-choice.js';

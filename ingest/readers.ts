@@ -6,8 +6,8 @@
  */
 import { open, stat } from 'node:fs/promises';
 import { ReadError, type Reader, type SourceField } from './field.js';
-import { gribReader } from './grib/index.js';
-import { netcdfReader } from './netcdf/index.js';
+import { gribReader } from './grib/grib-reader.js';
+import { netcdfReader } from './netcdf/netcdf-reader.js';
 
 export const READERS: readonly Reader[] = [gribReader, netcdfReader];
 

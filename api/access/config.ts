@@ -3,7 +3,7 @@
  * environment. The TypeBox schema is the one source of the type, the defaults
  * and the variable names: each leaf `a.bC` is read from `METEOPUNTO_A_B_C`
  * (e.g. quota.free.day ← METEOPUNTO_QUOTA_FREE_DAY; the `MP_` names are
- * deprecated aliases, config/variables.ts).
+ * deprecated aliases, config/env-variables.ts).
  */
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';

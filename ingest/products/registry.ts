@@ -1,15 +1,15 @@
 /** The products `meteopunto ingest <product>` knows. */
 import { IngestError } from '../ingest-types.js';
-import { camsProduct } from './cams/index.js';
-import { demProduct } from './dem/index.js';
-import { marineProduct } from './marine/index.js';
-import { nwpProduct } from './nwp/index.js';
-import { nwpSoilProduct } from './nwp-soil/index.js';
+import { camsProduct } from './cams/product.js';
+import { demProduct } from './dem/product.js';
+import { marineProduct } from './marine/product.js';
+import { nwpProduct } from './nwp/product.js';
+import { nwpSoilProduct } from './nwp-soil/product.js';
 import type { Product } from './product.js';
-import { reanalysisProduct } from './reanalysis/index.js';
-import { sm100Product } from './sm100/index.js';
-import { soilProduct } from './soil/index.js';
-import { uvProduct } from './uv/index.js';
+import { reanalysisProduct } from './reanalysis/product.js';
+import { sm100Product } from './sm100/product.js';
+import { soilProduct } from './soil/product.js';
+import { uvProduct } from './uv/product.js';
 
 export const PRODUCTS: Readonly<Record<string, Product>> = {
   nwp: nwpProduct,

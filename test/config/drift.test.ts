@@ -1,12 +1,12 @@
 /**
  * The configuration cannot drift: the table of docs/configuration.md, the
- * declared list (config/variables.ts) and the variables the source reads are
+ * declared list (config/env-variables.ts) and the variables the source reads are
  * the same set, and nothing outside config/ touches process.env.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { VARIABLES } from '../../config/variables.js';
+import { VARIABLES } from '../../config/env-variables.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SOURCE_DIRS = ['api', 'bench', 'cli', 'config', 'geo', 'ingest', 'jobs', 'science', 'tiles'];
@@ -58,7 +58,7 @@ describe('configuration drift', () => {
     const undeclared = [...mentioned].filter(([name]) => !declared.has(name)).map(([n, p]) => `${n} (${p})`);
     expect(undeclared).toEqual([]);
     // And the other way: each declared variable is read somewhere outside the list itself.
-    const unused = VARIABLES.filter((v) => !files.some((f) => f.path !== 'config/variables.ts' && f.text.includes(v.name))).map((v) => v.name);
+    const unused = VARIABLES.filter((v) => !files.some((f) => f.path !== 'config/env-variables.ts' && f.text.includes(v.name))).map((v) => v.name);
     // The quota variables are read by a name the access schema builds (api/access/config.ts).
     expect(unused.filter((n) => !/^METEOPUNTO_(QUOTA|FLOOD|KEYS)_/.test(n))).toEqual([]);
   });

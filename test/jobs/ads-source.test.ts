@@ -21,7 +21,7 @@ import type { AdsSourceSpec } from '../../jobs/job-types.js';
 import { fetchAdsFiles } from '../../jobs/sources/ads.js';
 import { memoryRemoteJobs } from '../../jobs/sources/remote-jobs.js';
 import { SourceError } from '../../jobs/sources/source-error.js';
-import { readNetcdf } from '../../ingest/netcdf/index.js';
+import { readNetcdf } from '../../ingest/netcdf/netcdf-reader.js';
 import { startAdsEmulator, type AdsEmulator, type AdsJobPlan, type Submission } from '../support/emulators/ads.js';
 import { CAMS_FILES, era5Grib } from '../support/emulators/ads-content.js';
 import { describeShared } from '../support/shared-data.js';

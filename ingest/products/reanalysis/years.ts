@@ -19,7 +19,7 @@ import type { ProductVersionInput, PublishResult, VariableInput } from '../../..
 import { writeProductVersion } from '../../../tiles/write/writer.js';
 import { HISTORY_START_YEAR } from '../../../tiles/history-start.js';
 import { IngestError } from '../../ingest-types.js';
-import { deriveIndices } from '../../indices/index.js';
+import { deriveIndices } from '../../indices/derive-indices.js';
 import type { Product } from '../product.js';
 
 /** Earliest year the service answers from reanalysis (docs/history.md). */

@@ -9,10 +9,10 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { gridIndexOf, type GridDef } from '../../../geo/grid.js';
 import { ReadError } from '../../field.js';
-import { readGeoTiffWindow, isTiff } from '../../geotiff/index.js';
+import { readGeoTiffWindow, isTiff } from '../../geotiff/geotiff-reader.js';
 import { IngestError } from '../../ingest-types.js';
 import { readFile } from '../../readers.js';
-import { demProduct } from '../dem/index.js';
+import { demProduct } from '../dem/product.js';
 import { DEM_VARIABLES } from '../dem/variables.js';
 import { mapFields } from '../../mapping/map-fields.js';
 

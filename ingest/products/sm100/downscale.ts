@@ -24,7 +24,7 @@ import { readFieldWindow, type CellWindow, type OpenVersion } from '../../../til
 import type { VariableInfo } from '../../../tiles/manifest.js';
 import type { ProductVersionInput, VariableInput } from '../../../tiles/types.js';
 import { variableMeta } from '../store-meta.js';
-import { deriveIndices, INDEX_VARIABLES } from '../../indices/index.js';
+import { deriveIndices, INDEX_VARIABLES } from '../../indices/derive-indices.js';
 import { applyResamplePlan, resamplePlan } from '../../mapping/resample.js';
 import { SM100_GRID } from './grid.js';
 import { SM100_OWN_VARIABLES, SM100_VARIABLES } from './variables.js';

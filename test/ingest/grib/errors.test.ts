@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReadError } from '../../../ingest/field.js';
 import { decodeGribFile, GribDecoderUnavailableError } from '../../../ingest/grib/eccodes-bridge.js';
-import { gribReader } from '../../../ingest/grib/index.js';
+import { gribReader } from '../../../ingest/grib/grib-reader.js';
 import { dataFile, describeShared } from '../../support/shared-data.js';
 
 const SAMPLES = execFileSync('codes_info', ['-s'], { encoding: 'utf8' }).trim();

@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { gridIndexOf, type GridDef } from '../../../geo/grid.js';
 import type { SourceField } from '../../../ingest/field.js';
-import { gribReader } from '../../../ingest/grib/index.js';
+import { gribReader } from '../../../ingest/grib/grib-reader.js';
 import { describeShared, SHARED_DATA } from '../../support/shared-data.js';
 import { gdalGeolocationUsable, gdalMessages, type GdalMessage } from './gdal-reference.js';
 

@@ -11,7 +11,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { cellLatLon, gridIndexOf, sameGrid } from '../../../geo/grid.js';
 import type { SourceField } from '../../../ingest/field.js';
 import { decodeGribFile } from '../../../ingest/grib/eccodes-bridge.js';
-import { gribReader } from '../../../ingest/grib/index.js';
+import { gribReader } from '../../../ingest/grib/grib-reader.js';
 import { normaliseScanning, type ScanningFlags } from '../../../ingest/grib/scanning.js';
 import { dataFile, describeShared } from '../../support/shared-data.js';
 

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sameGrid } from '../../../geo/grid.js';
 import { ReadError, type SourceField } from '../../../ingest/field.js';
-import { gribReader } from '../../../ingest/grib/index.js';
+import { gribReader } from '../../../ingest/grib/grib-reader.js';
 import { dataFile, describeShared } from '../../support/shared-data.js';
 import { gdalMessages } from './gdal-reference.js';
 

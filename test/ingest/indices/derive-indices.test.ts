@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GridDef } from '../../../geo/grid.js';
 import { meanRadiantTemperature, pressureAtElevation, solarGeometry, solarParameters, utci, wbgt } from '../../../science/index.js';
-import { deriveIndices, INDEX_VARIABLES } from '../../../ingest/indices/index.js';
+import { deriveIndices, INDEX_VARIABLES } from '../../../ingest/indices/derive-indices.js';
 import { cellLatLon } from '../../../geo/grid.js';
 import { elevationAt, expectedAt, GRID, inputsAt, periodHours, TIMES, variables } from './fixtures.js';
 

@@ -7,7 +7,7 @@
 import { expect, it } from 'vitest';
 import { assembleStack, toWriterInput } from '../../../ingest/assemble.js';
 import { frostRisk } from '../../../science/index.js';
-import { deriveIndices, FROST_RISK_CODES } from '../../../ingest/indices/index.js';
+import { deriveIndices, FROST_RISK_CODES } from '../../../ingest/indices/derive-indices.js';
 import { selectGrid } from '../../../ingest/mapping/grid-choice.js';
 import { mapFields } from '../../../ingest/mapping/map-fields.js';
 import { getProduct } from '../../../ingest/products/registry.js';

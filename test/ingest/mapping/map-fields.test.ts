@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapFields } from '../../../ingest/mapping/map-fields.js';
-import { nwpProduct } from '../../../ingest/products/nwp/index.js';
-import { demProduct } from '../../../ingest/products/dem/index.js';
+import { nwpProduct } from '../../../ingest/products/nwp/product.js';
+import { demProduct } from '../../../ingest/products/dem/product.js';
 import { field, hours } from '../products/fixtures.js';
 
 const tag = (f: ReturnType<typeof field>, file = 'a.grib') => ({ field: f, file });

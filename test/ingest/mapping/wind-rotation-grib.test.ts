@@ -14,7 +14,7 @@ import { gridNorthAngleRad, gridNorthAngles } from '../../../geo/grid-north.js';
 
 const gridNorthAngleDeg = (g: RotatedLatLonGrid, x: number, y: number) => (gridNorthAngleRad(g, x, y) * 180) / Math.PI;
 import { gridIndexOf, type RotatedLatLonGrid } from '../../../geo/grid.js';
-import { gribReader } from '../../../ingest/grib/index.js';
+import { gribReader } from '../../../ingest/grib/grib-reader.js';
 import { mapFields, type TaggedField } from '../../../ingest/mapping/map-fields.js';
 import { getProduct } from '../../../ingest/products/registry.js';
 import { rotateVectorsToTrueNorth as rotateWindToTrueNorth } from '../../../ingest/mapping/wind-rotation.js';

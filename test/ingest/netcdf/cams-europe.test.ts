@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { effectiveTimeUnits } from '../../../ingest/netcdf/cf-time-reference.js';
-import { readNetcdf } from '../../../ingest/netcdf/index.js';
+import { readNetcdf } from '../../../ingest/netcdf/netcdf-reader.js';
 import type { SourceField } from '../../../ingest/field.js';
 import { dataFile, describeShared } from '../../support/shared-data.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import h5wasm from 'h5wasm/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { netcdfReader } from '../../../ingest/netcdf/index.js';
+import { netcdfReader } from '../../../ingest/netcdf/netcdf-reader.js';
 import { cellValue, reference } from './python.js';
 
 const N = 5; // square grid: lat and lon both have 5 values

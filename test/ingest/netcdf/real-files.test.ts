@@ -5,7 +5,7 @@
  */
 import { beforeAll, expect, it } from 'vitest';
 import { describeShared, dataFile } from '../../support/shared-data.js';
-import { netcdfReader, openNetcdf } from '../../../ingest/netcdf/index.js';
+import { netcdfReader, openNetcdf } from '../../../ingest/netcdf/netcdf-reader.js';
 import { readFields } from '../../../ingest/netcdf/fields.js';
 import type { SourceField } from '../../../ingest/field.js';
 import { cellValue, fieldStats, reference, type Stats } from './python.js';

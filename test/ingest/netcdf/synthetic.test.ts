@@ -5,7 +5,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { netcdfReader, openNetcdf } from '../../../ingest/netcdf/index.js';
+import { netcdfReader, openNetcdf } from '../../../ingest/netcdf/netcdf-reader.js';
 import { readFields } from '../../../ingest/netcdf/fields.js';
 import { ReadError, type SourceField } from '../../../ingest/field.js';
 import { cellLatLon } from '../../../geo/grid.js';

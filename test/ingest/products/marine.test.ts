@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MARINE_SEARCH_RADIUS_KM } from '../../../ingest/products/marine/index.js';
+import { MARINE_SEARCH_RADIUS_KM } from '../../../ingest/products/marine/product.js';
 import { runIngest } from '../../../ingest/pipeline.js';
 import { TileStore } from '../../../tiles/read/reader.js';
 import { describeShared } from '../../support/shared-data.js';
