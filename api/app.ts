@@ -29,6 +29,7 @@ import weatherRoutes from './routes/weather.js';
 import widgetRoutes from './routes/widget.js';
 import rootRoutes from './routes/root.js';
 import { withRedaction } from './log-redaction.js';
+import { registerRequestLines } from './request-log.js';
 import { clientErrorHandler, frameworkErrors, refuseConnect, requireHttp1 } from './client-errors.js';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js';
 import { processEnv } from '../config/process-env.js';
@@ -41,6 +42,8 @@ export interface AppOptions {
   tiles?: TileStore;
   /** Fastify/pino logger options; default off. */
   logger?: FastifyServerOptions['logger'];
+  /** Log each request as one line when it is answered (./request-log.ts), instead of Fastify's line in and line out. */
+  requestLines?: boolean;
   /** Current time, ms since the epoch; default Date.now (tests freeze it). */
   clock?: () => number;
   /** Trust X-Forwarded-* from a proxy in front (see Fastify trustProxy). */
@@ -63,6 +66,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // Keys are cut to their public prefix in every logged URL and error (./log-redaction.ts).
     logger: withRedaction(opts.logger ?? false),
+    disableRequestLogging: opts.requestLines === true,
     trustProxy: opts.trustProxy ?? false,
     // verbose: validation errors carry the schema and value, for 400 messages that name bounds.
     ajv: { customOptions: { verbose: true } },
@@ -77,6 +81,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.server.maxConnections = limits.maxConnections;
   app.server.on('connect', refuseConnect);
   registerBatching(app);
+  if (opts.requestLines) registerRequestLines(app);
   app.addHook('onRequest', requireHttp1);
   registerApiVersion(app);
   await app.register(timingPlugin);

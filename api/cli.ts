@@ -3,8 +3,9 @@
  *
  * Port: --port, else $PORT, else 8080. Host: --host, else $HOST, else
  * 127.0.0.1 (set HOST=0.0.0.0 to listen on every interface, e.g. in a
- * container). Data: $METEOPUNTO_DATA (default ./data). Logs: JSON lines
- * (pino) on stdout at $LOG_LEVEL (default info). Chunk cache:
+ * container). Data: $METEOPUNTO_DATA (default ./data). Logs on stdout at
+ * $LOG_LEVEL (default info): readable lines on a terminal, pino's JSON lines
+ * otherwise ($METEOPUNTO_LOG_FORMAT forces either; ./request-log.ts). Chunk cache:
  * $METEOPUNTO_TILE_CACHE_MB (default: the decoded size of the stores
  * published at start-up plus a quarter, at least 256 MiB, at most half the
  * memory: tiles/read/cache-budget.ts; logged at start).
@@ -20,6 +21,8 @@ import { buildApp } from './app.js';
 import { processEnv } from '../config/process-env.js';
 import { integerSetting, setting, type Environment } from '../config/environment.js';
 import { serverLimits, trustProxy } from './server-limits.js';
+import { logFormat } from '../config/log-format.js';
+import { serverLogging } from './request-log.js';
 
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -30,6 +33,7 @@ const USAGE = `usage: meteopunto serve [--port <n>] [--host <h>]
   --host <h>   address to bind (default $HOST or ${DEFAULT_HOST}; 0.0.0.0 for all interfaces)
 
 environment: METEOPUNTO_DATA (data directory, default ./data), PORT, HOST, LOG_LEVEL (default info),
+             METEOPUNTO_LOG_FORMAT (pretty or json; default pretty on a terminal, else json),
              METEOPUNTO_TILE_CACHE_MB (decoded chunk cache, MiB; default sized from the published stores),
              METEOPUNTO_DECODE_THREADS (threads decoding cold tile blocks; default 0: on the event loop)`;
 
@@ -111,7 +115,12 @@ function closeOnSignal(app: FastifyInstance): Promise<void> {
   });
 }
 
-export async function run(argv: string[]): Promise<number> {
+export interface ServeHooks {
+  /** Called once the server listens and has logged its start-up lines, with its base URL (`meteopunto start` prints the demo key there, last). */
+  onListening?(url: string): Promise<void>;
+}
+
+export async function run(argv: string[], hooks: ServeHooks = {}): Promise<number> {
   let opts: ServeOptions | 'help';
   try {
     opts = parseServeArgs(argv);
@@ -125,10 +134,13 @@ export async function run(argv: string[]): Promise<number> {
   }
   const root = dataDir();
   const tiles = new TileStore(root, { decodeThreads: opts.decodeThreads, ...(opts.cacheBytes !== undefined ? { cacheBytes: opts.cacheBytes } : {}) });
-  const app = await buildApp({ dataDir: root, tiles, limits: serverLimits(), trustProxy: trustProxy(), logger: { level: setting(processEnv(), 'LOG_LEVEL') ?? 'info' } });
+  const env = processEnv();
+  const { logger, requestLines } = serverLogging(logFormat(env, process.stdout.isTTY === true), setting(env, 'LOG_LEVEL') ?? 'info');
+  const app = await buildApp({ dataDir: root, tiles, limits: serverLimits(), trustProxy: trustProxy(), logger, requestLines });
   const closed = closeOnSignal(app);
+  let url: string;
   try {
-    await app.listen({ port: opts.port, host: opts.host });
+    url = await app.listen({ port: opts.port, host: opts.host });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'EADDRINUSE' ? `port ${opts.port} is already in use (choose another with --port or PORT)` : e.message;
@@ -139,10 +151,9 @@ export async function run(argv: string[]): Promise<number> {
   app.log.info({ cacheMiB: Math.round(app.tiles.cacheStats().maxBytes / 2 ** 20) }, 'tile cache budget');
   const products = app.products.products();
   if (!products.some((p) => p.feeds.includes('base'))) app.log.warn({ dataDir: root }, 'no forecast data published yet: weather.php answers 503 until `meteopunto ingest nwp <file>` or `meteopunto demo` runs');
-  for (const p of products) {
-    const m = app.tiles.manifest(p.product);
-    if (m?.source.sample) app.log.warn({ product: p.product, version: m.version }, `serving SAMPLE ${p.product} data (meteopunto demo), not real data`);
-  }
+  const sample = products.filter((p) => app.tiles.manifest(p.product)?.source.sample === true).map((p) => p.product);
+  if (sample.length > 0) app.log.warn({ products: sample }, `serving SAMPLE data (meteopunto demo), not real data: ${sample.join(', ')}`);
+  await hooks.onListening?.(url);
   await closed;
   return 0;
 }

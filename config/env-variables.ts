@@ -14,6 +14,7 @@ export type VariableKind =
   | { type: 'integer'; min: number; max?: number }
   | { type: 'redis-url' }
   | { type: 'log-level' }
+  | { type: 'choice'; values: readonly string[] }
   | { type: 'domain' };
 
 export interface VariableSpec {
@@ -45,6 +46,7 @@ export const VARIABLES: readonly VariableSpec[] = Object.freeze([
   { name: 'PORT', kind: int(0, 65535), default: '8080', description: 'HTTP port of `serve` and `start` (`--port` wins)', usedBy: 'serve, start' },
   { name: 'HOST', kind: str, default: '127.0.0.1', description: 'address `serve` listens on (`--host` wins)', usedBy: 'serve' },
   { name: 'LOG_LEVEL', kind: { type: 'log-level' }, default: 'info', description: 'pino log level of the server (fatal, error, warn, info, debug, trace, silent)', usedBy: 'serve' },
+  ours('LOG_FORMAT', { type: 'choice', values: ['pretty', 'json'] }, '', 'server log format: `pretty` (one readable line per event, a line per request) or `json` (pino JSON lines); unset: `pretty` when stdout is a terminal, else `json`', 'serve, start', false),
   { name: 'REDIS_URL', kind: { type: 'redis-url' }, default: '', description: 'Redis for keys, quotas and job queues (`redis://` or `rediss://`); unset: embedded keys file and in-process quotas, no workers', usedBy: 'serve, keys, worker, jobs' },
   ours('DATA', str, './data', 'data directory: tiles, keys.json, jobs.json, inbox', 'all', false),
   ours('DOMAIN', { type: 'domain' }, '35,48,5,20.5', 'ingest crop box `<south>,<north>,<west>,<east>` in degrees; the API validates lat/lon by the interface whatever this says', 'ingest, worker', false),

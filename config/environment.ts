@@ -69,6 +69,8 @@ function checkValue(spec: VariableSpec, raw: string): string | null {
       return /^rediss?:\/\/\S*$/.test(v) ? null : 'expected a redis:// or rediss:// URL';
     case 'log-level':
       return LOG_LEVELS.has(v) ? null : `expected one of ${[...LOG_LEVELS].join(', ')}`;
+    case 'choice':
+      return k.values.includes(v) ? null : `expected one of ${k.values.join(', ')}`;
     case 'domain':
       try {
         domainFromEnv({ [spec.name]: v });
