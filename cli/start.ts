@@ -9,20 +9,19 @@
  * never touched: with real data, start is just serve plus the key (and a
  * line when they do not cover now).
  *
- * The demo key (Business plan, so every field shows) is printed once, when
- * it is created; it is re-created if it was revoked or the store emptied.
+ * The demo key (Business plan, so every field shows) is handed over once,
+ * when it is created, after the server's start-up lines (./demo-key.ts);
+ * it is re-created if it was revoked or the store emptied. The sample's
+ * build shows a progress bar and one line (./sample-progress.ts).
  */
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir, tilesDir } from '../config/paths.js';
-import { processEnv } from '../config/process-env.js';
-import { setting } from '../config/environment.js';
 import type { RegularLatLonGrid } from '../geo/grid.js';
 import type { SampleOptions } from '../ingest/sample/build.js';
 import type { TileStore } from '../tiles/read/reader.js';
-
-const DEMO_KEY_NAME = 'demo key (npm start)';
-const DEMO_KEY_PLAN = 'business';
+import { announceDemoKey, ensureDemoKey } from './demo-key.js';
+import { sampleProgress } from './sample-progress.js';
 
 export async function run(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -35,9 +34,14 @@ export async function run(argv: string[]): Promise<number> {
   if (sample.length > 0) {
     console.log(`\n*** SERVING SAMPLE DATA for ${sample.join(', ')}: synthetic fields, NOT a forecast. Ingest real files with \`meteopunto ingest nwp <file>...\`. ***\n`);
   }
-  await printDemoKey();
+  const key = await ensureDemoKey();
   const api = await import('../api/cli.js');
-  return api.run(argv);
+  return api.run(argv, {
+    async onListening(url) {
+      const lines = announceDemoKey(key, { url, root, terminal: process.stdout.isTTY === true });
+      console.log(`\n${lines.join('\n')}\n`);
+    },
+  });
 }
 
 /** What start did to the data before serving. */
@@ -86,16 +90,17 @@ function sampleGrids(tiles: TileStore): Pick<SampleOptions, 'nwpGrid' | 'demGrid
   return { ...(nwpGrid ? { nwpGrid } : {}), ...(demGrid ? { demGrid } : {}) };
 }
 
+/** Builds the sample with a progress bar and one closing line (./sample-progress.ts). */
 async function buildSample(root: string, opts: Partial<SampleOptions>): Promise<boolean> {
   const { buildSampleDataset } = await import('../ingest/sample/build.js');
-  const { formatSample } = await import('../ingest/sample/cli.js');
+  const progress = await sampleProgress(process.stdout);
   const t0 = performance.now();
   try {
-    const r = await buildSampleDataset({ ...opts, root, onProgress: (m) => console.log(`  ${m}`) });
-    console.log(formatSample(r, root, performance.now() - t0));
+    const result = await buildSampleDataset({ ...opts, root, onProgress: progress.onProgress });
+    progress.finish({ result, elapsedMs: performance.now() - t0 });
     return true;
   } catch (err) {
-    console.error(`meteopunto start: building the sample data failed: ${err instanceof Error ? err.message : String(err)}`);
+    progress.finish({ error: err instanceof Error ? err.message : String(err) });
     return false;
   }
 }
@@ -113,36 +118,4 @@ async function sampleProducts(root: string): Promise<string[]> {
   const { TileStore } = await import('../tiles/read/reader.js');
   const store = new TileStore(root);
   return publishedProducts(root).filter((p) => store.manifest(p)?.source.sample === true);
-}
-
-/**
- * Make sure a demo key exists. A new one is printed once, at creation: the
- * key store holds only hashes, so a later start can only name its prefix.
- * Skipped (with a note) when the key store cannot be reached.
- */
-async function printDemoKey(): Promise<void> {
-  try {
-    const { createAccessServices } = await import('../api/access/services.js');
-    const { generateKey } = await import('../api/access/key-format.js');
-    const services = await createAccessServices();
-    try {
-      const existing = (await services.keys.list()).find((r) => r.name === DEMO_KEY_NAME && !r.revoked);
-      if (existing) {
-        console.log(`demo API key: ${existing.prefix}… (${existing.plan} plan) was printed when it was created; keys are stored hashed. Make another with \`meteopunto keys create --plan ${DEMO_KEY_PLAN}\`.`);
-        return;
-      }
-      for (let attempt = 0; attempt < 5; attempt++) {
-        const k = generateKey();
-        const ok = await services.keys.insert({ prefix: k.prefix, hash: k.hash, plan: DEMO_KEY_PLAN, kind: 'api', name: DEMO_KEY_NAME, created: new Date().toISOString() });
-        if (!ok) continue;
-        console.log(`demo API key (${DEMO_KEY_PLAN} plan, shown once, stored hashed): ${k.key}`);
-        console.log(`try: curl 'http://127.0.0.1:${setting(processEnv(), 'PORT') ?? 8080}/api/v1/weather.php?lat=41.9&lon=12.5' -H 'X-API-Key: ${k.key}'`);
-        return;
-      }
-    } finally {
-      await services.close();
-    }
-  } catch (err) {
-    console.log(`(no demo key: ${err instanceof Error ? err.message : String(err)}; create one with \`meteopunto keys create --plan free\`)`);
-  }
 }

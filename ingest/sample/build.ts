@@ -35,8 +35,17 @@ export interface SampleOptions {
   keepDir?: string;
   /** Only these products (default every step of ./registry.ts). */
   products?: readonly string[];
-  onProgress?: (message: string) => void;
+  /** Each stage: its message, and which step of how many (a progress bar's figures). */
+  onProgress?: (message: string, at: SampleStepAt) => void;
   signal?: AbortSignal;
+}
+
+/** Where a build stands: step `step` (1-based) of `steps`, its product, generating or ingesting. */
+export interface SampleStepAt {
+  step: number;
+  steps: number;
+  product: string;
+  stage: 'generate' | 'ingest';
 }
 
 export interface SampleResult {
@@ -68,7 +77,10 @@ export async function buildSampleDataset(opts: SampleOptions, steps: readonly Sa
   for (let t = run.getTime(); t <= end; t += hour) times.push(new Date(t));
   const dir = opts.keepDir ?? (await mkdtemp(join(tmpdir(), 'meteopunto-sample-')));
   if (opts.keepDir) await mkdir(opts.keepDir, { recursive: true });
-  const say = opts.onProgress ?? (() => undefined);
+  const onProgress = opts.onProgress ?? (() => undefined);
+  const chosen = steps.filter((step) => !opts.products || opts.products.includes(step.product));
+  let at: SampleStepAt = { step: 0, steps: chosen.length, product: '', stage: 'generate' };
+  const say = (message: string) => onProgress(message, at);
   const ctx: SampleContext = {
     root: opts.root, dir, run, times,
     nwpGrid: opts.nwpGrid ?? SAMPLE_NWP_GRID,
@@ -79,13 +91,14 @@ export async function buildSampleDataset(opts: SampleOptions, steps: readonly Sa
   };
   const result: SampleResult = { run, reports: {}, files: {}, timingsMs: {} };
   try {
-    for (const step of steps) {
-      if (opts.products && !opts.products.includes(step.product)) continue;
+    for (const [k, step] of chosen.entries()) {
+      at = { step: k + 1, steps: chosen.length, product: step.product, stage: 'generate' };
       let t0 = performance.now();
       say(`generating ${step.describe(ctx)}`);
       const files = await step.generate(ctx);
       const generate = performance.now() - t0;
       t0 = performance.now();
+      at = { ...at, stage: 'ingest' };
       say(`ingesting sample ${step.product} (product ${step.product})`);
       result.reports[step.product] = step.ingest
         ? await step.ingest(ctx, files)

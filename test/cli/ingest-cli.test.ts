@@ -5,7 +5,7 @@
  * checked against python GDAL.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -102,7 +102,7 @@ describeShared('meteopunto ingest + tiles point on real files', () => {
 });
 
 describe('meteopunto start with tiles already present', () => {
-  it('does not rebuild, says it serves SAMPLE data, prints a demo key that weather.php accepts, then serves', async () => {
+  it('does not rebuild, says it serves SAMPLE data, and, stdout not being a terminal, writes the demo key to a file only its owner reads, never to stdout', async () => {
     const data = join(dir, 'start');
     const grid = { kind: 'regular_ll', nx: 131, ny: 121, x0: 6, y0: 35.5, dx: 0.1, dy: 0.1 } as const;
     await buildSampleDataset({ root: data, hoursAhead: 6, nwpGrid: grid, demGrid: grid });
@@ -111,7 +111,9 @@ describe('meteopunto start with tiles already present', () => {
       cwd: ROOT, env: { ...process.env, METEOPUNTO_DATA: data, REDIS_URL: '', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
     try {
       const base = `http://127.0.0.1:${port}`;
       let up = false;
@@ -120,12 +122,19 @@ describe('meteopunto start with tiles already present', () => {
         up = await fetch(`${base}/healthz`).then(() => true, () => false);
       }
       expect(up).toBe(true);
+      for (let i = 0; i < 40 && !/demo API key/.test(stdout); i++) await new Promise((r) => setTimeout(r, 250));
       expect(stdout).not.toMatch(/building the SAMPLE dataset/);
       expect(stdout).toMatch(/SERVING SAMPLE DATA for cams, dem, [^:]*nwp/);
       expect(stdout).toMatch(/SERVING SAMPLE DATA for [^:]*\bmarine\b/);
-      const key = /demo API key \(business plan, shown once, stored hashed\): (mp_\w+)/.exec(stdout)?.[1] ?? '';
+      const file = /demo API key \(business plan\): written to (\S+) \(readable by this user only\)/.exec(stdout)?.[1] ?? '';
+      expect(file).toBe(join(data, 'demo-key.txt'));
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const key = readFileSync(file, 'utf8').trim();
       expect(key).toMatch(/^mp_\w{40}$/);
-      expect(readdirSync(data).join(' ')).not.toMatch(/key\.txt/);
+      // Not a character of the secret part on stdout (the log, under a supervisor), nor on stderr.
+      expect(stdout + stderr).not.toContain(key.slice(11));
+      // The key comes last: after the server's own start-up lines.
+      expect(stdout.lastIndexOf('"msg"')).toBeLessThan(stdout.indexOf('demo API key'));
       const res = await fetch(`${base}/api/v1/weather.php?lat=41.9&lon=12.5`, { headers: { 'X-API-Key': key } });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { temperature: number; temperature_source: string };
