@@ -20,6 +20,8 @@ const NON_SURFACE_LEVEL = /isobaric|pressure|hybrid|sigma|theta|potentialvortici
 const HEIGHT_LEVEL = /height/i;
 /** Below-ground layers (ecCodes depthBelowLandLayer, depthBelowLand; CF-ish depth/soil names). */
 const SOIL_LEVEL = /depth|soil/i;
+/** An ocean model's depth axis (CF standard_name depth); not the soil's depthBelowLand. */
+const OCEAN_DEPTH = /^depth$/i;
 
 interface Entry {
   variable: string;
@@ -93,6 +95,9 @@ function levelMismatch(field: SourceField, spec: VariableSpec): string | null {
     }
     if (level.value !== top || (level.bottomCm !== undefined && level.bottomCm !== bottom)) return `soil layer ${describe(level)}, expected ${top}–${bottom} cm`;
     return null;
+  }
+  if (spec.topDepthM !== undefined && OCEAN_DEPTH.test(level.type)) {
+    return level.value >= 0 && level.value <= spec.topDepthM ? null : `at depth ${level.value} m, deeper than the top level (≤ ${spec.topDepthM} m)`;
   }
   if (NON_SURFACE_LEVEL.test(level.type)) return `on level ${level.type} ${level.value}, not a surface field`;
   if (HEIGHT_LEVEL.test(level.type)) {

@@ -53,7 +53,7 @@ const FRACTION = ['1', '(0 - 1)', '0 - 1', '(0-1)', '0-1', 'fraction', 'dimensio
 const RULES: Record<string, Record<string, UnitRule>> = {
   '°C': {
     ...same(['k', 'kelvin', 'deg k', 'degk', 'degrees_kelvin'], value(1, -273.15)),
-    ...same(['c', '°c', 'degc', 'deg c', 'celsius', 'degree_celsius', 'degrees_celsius', 'degree celsius', 'degrees celsius'], value(1)),
+    ...same(['c', '°c', 'degc', 'deg c', 'celsius', 'degree_celsius', 'degrees_celsius', 'degree celsius', 'degrees celsius', 'degrees_c', 'degree_c'], value(1)),
   },
   hPa: {
     ...same(['pa', 'pascal', 'pascals'], value(0.01)),

@@ -41,6 +41,12 @@ export interface VariableSpec {
    * 0.5, 2, 6, 18 ... cm; DWD names the first depth 1 cm).
    */
   atDepth?: true;
+  /**
+   * Ocean model fields: a field on a depth level no deeper than this (m)
+   * matches, as the sea surface value (the model's top level: 1.0182 m in
+   * the Copernicus Marine MED physics); deeper levels do not.
+   */
+  topDepthM?: number;
   /** CF long_name / standard_name written into the store. */
   longName: string;
   standardName?: string;

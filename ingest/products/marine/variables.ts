@@ -12,6 +12,12 @@
  *   table): `VHM0` spectral significant wave height (m), `VMDR` mean wave
  *   direction from (degree), `VTM10` spectral moments (−1,0) mean period (s),
  *   `VTPK` peak period (s).
+ * - Copernicus Marine MED physics analysis and forecast
+ *   (MEDSEA_ANALYSISFORECAST_PHY_006_013, dataset
+ *   cmems_mod_med_phy-tem_anfc_4.2km-2D_PT1H-m): `thetao`, sea water
+ *   potential temperature (degrees_C) of the model's top level (1.0182 m,
+ *   a depth dimension of size 1), hourly means: the sea surface value of an
+ *   ocean model, read where no deeper than `topDepthM`.
  * - ECMWF WAM (ecCodes parameter database, table 140): `swh` 140229
  *   significant height of combined wind waves and swell (m), `mwd` 140230
  *   mean wave direction (degree true, from), `mwp` 140232 mean wave period
@@ -31,9 +37,11 @@ export const MARINE_VARIABLES = {
     ...sea,
     units: '°C', precision: 0.01, interpolation: 'linear',
     longName: 'sea surface temperature', standardName: 'sea_surface_temperature',
-    names: ['analysed_sst', 'sst', 'sea_surface_temperature', 'tos'],
+    names: ['analysed_sst', 'sst', 'sea_surface_temperature', 'tos', 'thetao'],
     paramIds: [34],
-    standardNames: ['sea_surface_temperature', 'sea_surface_foundation_temperature', 'sea_surface_subskin_temperature'],
+    standardNames: ['sea_surface_temperature', 'sea_surface_foundation_temperature', 'sea_surface_subskin_temperature', 'sea_water_potential_temperature'],
+    // An ocean model's top level (MED physics: 1.0182 m; the next, 3.17 m, is not the surface).
+    topDepthM: 2,
     // GHRSST valid_min/valid_max of analysed_sst (−300..4500 × 0.01 K + 273.15) in °C.
     validRange: [-3, 45],
   },
