@@ -29,7 +29,7 @@ import weatherRoutes from './routes/weather.js';
 import widgetRoutes from './routes/widget.js';
 import rootRoutes from './routes/root.js';
 import { withRedaction } from './log-redaction.js';
-import { registerRequestLines } from './request-log.js';
+import { RequestLines } from './request-log.js';
 import { clientErrorHandler, frameworkErrors, refuseConnect, requireHttp1 } from './client-errors.js';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js';
 import { processEnv } from '../config/process-env.js';
@@ -66,7 +66,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // Keys are cut to their public prefix in every logged URL and error (./log-redaction.ts).
     logger: withRedaction(opts.logger ?? false),
-    disableRequestLogging: opts.requestLines === true,
+    ...(opts.requestLines ? { logController: new RequestLines() } : {}),
     trustProxy: opts.trustProxy ?? false,
     // verbose: validation errors carry the schema and value, for 400 messages that name bounds.
     ajv: { customOptions: { verbose: true } },
@@ -81,7 +81,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.server.maxConnections = limits.maxConnections;
   app.server.on('connect', refuseConnect);
   registerBatching(app);
-  if (opts.requestLines) registerRequestLines(app);
   app.addHook('onRequest', requireHttp1);
   registerApiVersion(app);
   await app.register(timingPlugin);

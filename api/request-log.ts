@@ -9,7 +9,7 @@
  *   URL with every key cut to its prefix (./log-redaction.ts), status and
  *   milliseconds.
  */
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { PinoPretty } from 'pino-pretty';
 import type { LogFormat } from '../config/log-format.js';
 import { redactKeys } from './log-redaction.js';
@@ -34,10 +34,17 @@ export function serverLogging(format: LogFormat, level: string, destination?: No
   return { logger: { level, stream }, requestLines: true };
 }
 
-/** `GET /api/v1/weather.php?lat=41.9&lon=12.5&api_key=mp_AbCdEfGh… 200 1.4 ms`, once per answered request. */
-export function registerRequestLines(app: FastifyInstance): void {
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(`${request.method} ${redactKeys(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`);
-    done();
-  });
+/**
+ * Fastify's request log as one line per request, written when it is
+ * answered: `GET /api/v1/weather.php?lat=41.9&lon=12.5&api_key=mp_AbCdEfGh… 200 1.4 ms`
+ * (an error line when the answer failed); nothing when it arrives.
+ */
+export class RequestLines extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = `${request.method} ${redactKeys(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`;
+    if (error) reply.log.error({ err: error }, line);
+    else reply.log.info(line);
+  }
 }

@@ -140,6 +140,7 @@ export function widgetView(f: FreeFields, place: WidgetPlace): WidgetView {
   const n = cleanName(place.name);
   const coordinates = n === null ? italianCoordinates(place.lat, place.lon) : null;
   const valid = romeTime(f.valid_time);
+  const run = place.runIso === null ? null : runLabel(place.runIso, f.valid_time);
   const dir = f.wind_direction;
   const calm = f.wind_speed !== null && f.wind_speed === 0;
   let wind = '—';
@@ -158,8 +159,8 @@ export function widgetView(f: FreeFields, place: WidgetPlace): WidgetView {
     wind,
     windArrowDeg: calm || dir === null ? null : (dir + 180) % 360,
     trend: f.temperature_trend_3h?.label ?? null,
-    updated: place.runIso === null ? `valori delle ${valid}` : runLabel(place.runIso, f.valid_time),
-    updatedTitle: place.runIso === null ? `valori per le ${valid}` : `valori per le ${valid}, ${runLabel(place.runIso, f.valid_time)}`,
+    updated: run ?? `valori delle ${valid}`,
+    updatedTitle: run === null ? `valori per le ${valid}` : `valori per le ${valid}, ${run}`,
     // temperature_source ends with ", sample data" for the demo dataset (api/fields/base/source.ts).
     sample: f.temperature_source.endsWith(', sample data'),
   };
