@@ -66,8 +66,9 @@ describe('weather.php validation', () => {
     expect(Object.keys(body.error).sort()).toEqual(['code', 'message']);
   });
 
+  // A known path asked with another method is 405 (test/api/reliability/methods.test.ts).
   it('answers unknown routes with 404 in the same error shape', async () => {
-    for (const [method, path] of [['GET', '/api/v1/nothing.php'], ['GET', '/api'], ['POST', W], ['DELETE', '/healthz']] as const) {
+    for (const [method, path] of [['GET', '/api/v1/nothing.php'], ['GET', '/api'], ['POST', '/api/v1/nothing.php'], ['DELETE', '/nowhere']] as const) {
       const res = await keyedInject(app, { method, url: `${path}?${OK}` });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ error: { code: 'NOT_FOUND', message: `No such endpoint: ${method} ${path}` } });
