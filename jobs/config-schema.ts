@@ -47,6 +47,7 @@ const MaxWait = (what: string) => Seconds(`longest time one job attempt spends $
 export const HttpSourceSchema = Type.Object(
   {
     kind: Type.Literal('http'),
+    root: Type.Optional(Type.String({ minLength: 1, description: 'provider root filled into {root} in the URL templates, so that a mirror is one setting, e.g. "https://opendata.dwd.de"' })),
     urls: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'URL templates (see jobs/sources/url-template.ts)' }),
     steps: Type.Optional(Type.String({ description: 'forecast hours for {step}: "0-48", "0-78/1,81-120/3"' })),
     decompress: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('bzip2'), Type.Literal('none')])),
@@ -93,12 +94,48 @@ export const AdsSourceSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * MeteoHub open data (ItaliaMeteo, jobs/sources/meteohub.ts): the run list
+ * `{root}/api/datasets/{dataset}/opendata` and the per-variable files under
+ * `{root}/nwp/{directory}/{yyyymmddHH}/{VAR}/`, found from the directory
+ * listings. The newest complete run is taken; none newer than
+ * `lateAfterHours` makes the run late (then the product's fallback).
+ */
+export const MeteohubSourceSchema = Type.Object(
+  {
+    kind: Type.Literal('meteohub'),
+    root: Type.String({ minLength: 1, description: 'site root, e.g. https://meteohub.agenziaitaliameteo.it (a mirror may stand in)' }),
+    dataset: Type.String({ pattern: '^[A-Za-z0-9_-]+$', description: 'dataset of the run list, e.g. ICON_2I_SURFACE_PRESSURE_LEVELS' }),
+    directory: Type.String({ pattern: '^[A-Za-z0-9_-]+$', description: 'per-run folder tree under /nwp/, e.g. ICON-2I_SURFACE_PRESSURE_LEVELS' }),
+    variables: Type.Array(Type.String({ pattern: '^[A-Za-z0-9_]+$' }), { minItems: 1, description: 'variable folders a run must have to be complete' }),
+    optionalVariables: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Za-z0-9_]+$' }), { description: 'variable folders taken when the run has them (WW)' })),
+    lateAfterHours: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'a run is late when no complete run has a nominal time within this many hours (default 18: a 12-hourly model plus 6 h to publish)' })),
+    maxBytes: Type.Optional(Type.Integer({ minimum: 1 })),
+    parallel: Type.Optional(Type.Integer({ minimum: 1, maximum: 32 })),
+    timeouts: Type.Optional(TimeoutsSchema),
+    maxWaitSeconds: Type.Optional(MaxWait('on the listings and downloads (default 3600)')),
+    retryInPlace: Type.Optional(RetryInPlaceSchema),
+  },
+  { additionalProperties: false },
+);
+
+/** The source a product falls back to when its primary's run is late (jobs/resolve-job.ts). */
+export const FallbackSchema = Type.Object(
+  {
+    model: Type.Optional(Type.String({ description: 'provenance of the fallback, named in the manifest and temperature_source' })),
+    run: Type.Optional(RunSchema),
+    source: Type.Union([HttpSourceSchema, AdsSourceSchema]),
+  },
+  { additionalProperties: false },
+);
+
 export const ProductJobsSchema = Type.Object(
   {
     schedule: Type.Optional(ScheduleSchema),
     run: Type.Optional(RunSchema),
     model: Type.Optional(Type.String({ description: 'provenance written into the manifest' })),
-    source: Type.Union([HttpSourceSchema, InboxSourceSchema, AdsSourceSchema]),
+    source: Type.Union([HttpSourceSchema, InboxSourceSchema, AdsSourceSchema, MeteohubSourceSchema]),
+    fallback: Type.Optional(FallbackSchema),
   },
   { additionalProperties: false },
 );
@@ -152,6 +189,8 @@ export type RunConfig = Static<typeof RunSchema>;
 export type HttpSourceConfig = Static<typeof HttpSourceSchema>;
 export type InboxSourceConfig = Static<typeof InboxSourceSchema>;
 export type AdsSourceConfig = Static<typeof AdsSourceSchema>;
+export type MeteohubSourceConfig = Static<typeof MeteohubSourceSchema>;
+export type FallbackConfig = Static<typeof FallbackSchema>;
 export type RetryInPlaceConfig = Static<typeof RetryInPlaceSchema>;
 export type ProductJobsConfig = Static<typeof ProductJobsSchema>;
 export type JobsConfigFile = Static<typeof JobsConfigSchema>;

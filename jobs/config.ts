@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { JobsConfigSchema, type BackfillSourceConfig, type JobsConfigFile, type ProductJobsConfig, type RunConfig } from './config-schema.js';
 import { adsRequestProblem } from './sources/ads-requests.js';
-import { checkTemplate, usesStep } from './sources/url-template.js';
+import { checkTemplate, usesRoot, usesStep } from './sources/url-template.js';
 import { parseSteps } from './sources/steps.js';
 import { processEnv } from '../config/process-env.js';
 
@@ -91,7 +91,13 @@ export function parseJobsConfig(json: unknown, path: string | null): JobsConfig 
     const at = first?.path ? first.path : '/';
     throw new JobsConfigError(`${where}: ${at}: ${first?.message ?? 'does not match the schema'}`);
   }
-  for (const [name, product] of Object.entries(json.products)) checkProduct(where, name, product);
+  for (const [name, product] of Object.entries(json.products)) {
+    checkProduct(where, name, product);
+    if (product.fallback) {
+      if (product.source.kind !== 'meteohub') throw new JobsConfigError(`${where}: /products/${name}/fallback: only a meteohub source has a late run to fall back from`);
+      checkProduct(where, name, { source: product.fallback.source }, `${where}: /products/${name}/fallback`);
+    }
+  }
   for (const [name, b] of Object.entries(json.backfill ?? {})) if (b) checkProduct(where, name, { source: b.source }, `${where}: /backfill/${name}`);
   return resolveConfig(json, path);
 }
@@ -119,6 +125,7 @@ function checkProduct(where: string, name: string, p: ProductJobsConfig, at = `$
   try {
     for (const u of src.urls) checkTemplate(u);
     if (src.checksumUrl) checkTemplate(src.checksumUrl, true);
+    if (src.urls.some(usesRoot) && !src.root) throw new Error('a URL uses {root} but no root is configured');
     const stepped = src.urls.some(usesStep);
     if (stepped && !src.steps) throw new Error('a URL uses {step} but no steps are configured');
     if (src.steps) parseSteps(src.steps);

@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute, resolve } from 'node:path';
-import type { AdsSourceConfig, ProductJobsConfig, RetryInPlaceConfig } from './config-schema.js';
+import type { AdsSourceConfig, HttpSourceConfig, ProductJobsConfig, RetryInPlaceConfig } from './config-schema.js';
 import { DEFAULT_RUN } from './config.js';
-import type { AdsSourceSpec, HttpFileSpec, IngestJobData } from './job-types.js';
+import type { AdsSourceSpec, HttpFetchOptions, HttpFileSpec, IngestJobData } from './job-types.js';
 import { latestRun, runKey } from './run-time.js';
 import { adsRequests } from './sources/ads-requests.js';
 import { DEFAULT_RETRY_DELAYS } from './sources/retry.js';
@@ -49,13 +49,13 @@ export function httpFiles(product: string, cfg: ProductJobsConfig, run: Date): H
   const names = new Set<string>();
   for (const template of src.urls) {
     for (const step of usesStep(template) ? steps : [undefined]) {
-      const url = fillTemplate(template, { run, product, step });
+      const url = fillTemplate(template, { run, product, step, ...(src.root ? { root: src.root } : {}) });
       const decompress = src.decompress === 'bzip2' || ((src.decompress ?? 'auto') === 'auto' && /\.bz2$/i.test(new URL(url).pathname)) ? 'bzip2' : 'none';
       let name = fileName(url, decompress);
       // Two templates may end in the same file name (different directories): keep both.
       for (let i = 1; names.has(name); i++) name = `${i}-${fileName(url, decompress)}`;
       names.add(name);
-      const checksumUrl = src.checksumUrl ? fillTemplate(src.checksumUrl, { run, product, step, url }) : undefined;
+      const checksumUrl = src.checksumUrl ? fillTemplate(src.checksumUrl, { run, product, step, url, ...(src.root ? { root: src.root } : {}) }) : undefined;
       files.push({ url, name, decompress, ...(checksumUrl ? { checksumUrl } : {}) });
     }
   }
@@ -79,28 +79,26 @@ export function configuredIngestJob(
   }
   const run = opts.run ?? runForTick(cfg, opts.now);
   if (cfg.source.kind === 'ads') return { id: ingestJobId(product, runKey(run)), data: { ...base, run: run.toISOString(), source: adsSpec(product, cfg.source, run) } };
-  const src = cfg.source;
-  const t = src.timeouts ?? {};
-  const data: IngestJobData = {
-    ...base,
-    run: run.toISOString(),
-    source: {
-      kind: 'http',
-      files: httpFiles(product, cfg, run),
-      options: {
-        maxBytes: src.maxBytes ?? 1024 * MB,
-        headersMs: Math.round((t.headersSeconds ?? 30) * 1000),
-        idleMs: Math.round((t.idleSeconds ?? 60) * 1000),
-        totalMs: Math.round((t.totalSeconds ?? 1800) * 1000),
-        parallel: src.parallel ?? 4,
-        notFound: src.notFound ?? 'retry',
-        checksumAlgorithm: src.checksumAlgorithm ?? 'sha256',
-        deadlineMs: Math.round((src.maxWaitSeconds ?? 3600) * 1000),
-        retry: retryDelays(src.retryInPlace),
-      },
-    },
-  };
+  // A MeteoHub run is found from the provider's run list first: jobs/resolve-job.ts.
+  if (cfg.source.kind === 'meteohub') throw new Error(`product '${product}': a meteohub source is resolved from its run list (resolveIngestJob)`);
+  const data: IngestJobData = { ...base, run: run.toISOString(), source: { kind: 'http', files: httpFiles(product, cfg, run), options: httpOptions(cfg.source) } };
   return { id: ingestJobId(product, runKey(run)), data };
+}
+
+/** Download options of an HTTP-like source (http, meteohub) with their defaults. */
+export function httpOptions(src: Pick<HttpSourceConfig, 'maxBytes' | 'timeouts' | 'parallel' | 'notFound' | 'checksumAlgorithm' | 'maxWaitSeconds' | 'retryInPlace'>): HttpFetchOptions {
+  const t = src.timeouts ?? {};
+  return {
+    maxBytes: src.maxBytes ?? 1024 * MB,
+    headersMs: Math.round((t.headersSeconds ?? 30) * 1000),
+    idleMs: Math.round((t.idleSeconds ?? 60) * 1000),
+    totalMs: Math.round((t.totalSeconds ?? 1800) * 1000),
+    parallel: src.parallel ?? 4,
+    notFound: src.notFound ?? 'retry',
+    checksumAlgorithm: src.checksumAlgorithm ?? 'sha256',
+    deadlineMs: Math.round((src.maxWaitSeconds ?? 3600) * 1000),
+    retry: retryDelays(src.retryInPlace),
+  };
 }
 
 /**

@@ -87,6 +87,8 @@ export interface IngestJobData {
    * after a crash, re-attaches to the running job instead of submitting anew.
    */
   remote?: Record<string, string>;
+  /** Set when this job fetches a product's fallback source: why the primary was not used (jobs/resolve-job.ts). */
+  fallback?: string;
 }
 
 export type IngestJobResult =
@@ -107,6 +109,8 @@ export interface TickJobResult {
   /** True when that ingest job already existed (another tick, an operator): nothing was added. */
   duplicate?: boolean;
   skipped?: string;
+  /** The product's fallback source was enqueued, and why. */
+  fallback?: string;
 }
 
 /** Progress reported through job.updateProgress. */

@@ -9,7 +9,8 @@
  */
 import { parseArgs } from 'node:util';
 import { productConfig } from '../config.js';
-import { configuredIngestJob, localIngestJob } from '../ingest-job.js';
+import { localIngestJob } from '../ingest-job.js';
+import { resolveIngestJob } from '../resolve-job.js';
 import { enqueueIngest } from '../queues.js';
 import { parseRunTime } from '../run-time.js';
 import { openContext, UsageError } from './context.js';
@@ -38,7 +39,7 @@ export async function enqueueCommand(argv: string[]): Promise<number> {
   try {
     const { id, data } = values.file?.length
       ? await localIngestJob(product, values.file, { ...(run ? { run } : {}), ...(ctx.config.products[product]?.model ? { model: ctx.config.products[product]!.model! } : {}) })
-      : configuredIngestJob(ctx.root, product, productConfig(ctx.config, product), { ...(run ? { run } : {}), now: new Date(), trigger: 'operator' });
+      : await resolveIngestJob(ctx.root, product, productConfig(ctx.config, product), { ...(run ? { run } : {}), now: new Date(), trigger: 'operator' });
     const r = await enqueueIngest(ctx.queues.ingest, ctx.config, id, data);
     if (r.duplicate) {
       console.log(`job ${id} already exists (${r.state}): not enqueued again`);
@@ -48,7 +49,7 @@ export async function enqueueCommand(argv: string[]): Promise<number> {
         return 1;
       }
     } else {
-      console.log(`enqueued ${id}${data.run ? ` (run ${data.run})` : ''} from ${data.source.kind}`);
+      console.log(`enqueued ${id}${data.run ? ` (run ${data.run})` : ''} from ${data.source.kind}${data.fallback ? ` (fallback: ${data.fallback})` : ''}`);
     }
     if (values['no-wait']) return 0;
     const { state, job } = await followJob(ctx, id);

@@ -17,7 +17,7 @@ const SCAN = 500;
 
 export interface ProductStatus {
   product: string;
-  lastSuccess?: { jobId: string; finishedAt: string; version: string };
+  lastSuccess?: { jobId: string; finishedAt: string; version: string; model?: string; fallback?: string };
   live?: { version: string; published: string; ageSeconds: number; run?: string; from?: string; to?: string; sample?: boolean };
   error?: string;
 }
@@ -45,7 +45,10 @@ export async function collectStatus(ctx: CommandContext, now = Date.now()): Prom
     if (!data || !r || !('version' in r) || !job.finishedOn) continue;
     const prev = last.get(data.product);
     if (!prev || Date.parse(prev.finishedAt) < job.finishedOn) {
-      last.set(data.product, { jobId: job.id ?? '?', finishedAt: new Date(job.finishedOn).toISOString(), version: r.version });
+      last.set(data.product, {
+        jobId: job.id ?? '?', finishedAt: new Date(job.finishedOn).toISOString(), version: r.version,
+        ...(data.model ? { model: data.model } : {}), ...(data.fallback ? { fallback: data.fallback } : {}),
+      });
     }
   }
 
@@ -95,6 +98,7 @@ export function formatStatus(s: JobsStatus, now = Date.now()): string {
         ? `    last success  ${p.lastSuccess.jobId} at ${p.lastSuccess.finishedAt} (${ago(Date.parse(p.lastSuccess.finishedAt), now)})`
         : '    last success  none in the job history',
     );
+    if (p.lastSuccess?.fallback) lines.push(`    FALLBACK      ${p.lastSuccess.model ?? 'the fallback source'} used: ${p.lastSuccess.fallback}`);
     if (p.live) {
       const l = p.live;
       lines.push(`    live          ${l.version}${l.sample ? ' (SAMPLE DATA)' : ''}, published ${l.published} (data age ${ago(Date.parse(l.published), now).replace(' ago', '')})`);

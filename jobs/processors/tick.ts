@@ -7,7 +7,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { TickJobName } from '../../config/queues.js';
 import type { JobsConfig } from '../config.js';
-import { configuredIngestJob } from '../ingest-job.js';
+import { resolveIngestJob } from '../resolve-job.js';
 import type { IngestJobData, TickJobData, TickJobResult } from '../job-types.js';
 import { pendingInboxFiles } from '../sources/inbox.js';
 
@@ -27,13 +27,13 @@ export function createTickProcessor(deps: TickProcessorDeps) {
     const cfg = deps.config.products[product];
     if (!cfg) throw new UnrecoverableError(`schedule tick for '${product}', which has no configuration on this worker (${deps.config.path ?? 'built-in config'})`);
     const base = { product, tick: tick.toISOString() };
-    const { id, data } = configuredIngestJob(deps.root, product, cfg, { now: tick, trigger: 'schedule' });
+    const { id, data } = await resolveIngestJob(deps.root, product, cfg, { now: tick, trigger: 'schedule' });
     if (data.source.kind === 'inbox') {
       // Do not fill the queue with empty jobs: only a non-empty inbox gets one.
       const ready = await pendingInboxFiles(data.source.dir, data.source.settleMs);
       if (ready.length === 0) return { ...base, skipped: `inbox ${data.source.dir} empty` };
     }
     const r = await deps.enqueue(id, data);
-    return { ...base, jobId: id, duplicate: r.duplicate };
+    return { ...base, jobId: id, duplicate: r.duplicate, ...(data.fallback ? { fallback: data.fallback } : {}) };
   };
 }

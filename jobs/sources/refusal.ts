@@ -2,7 +2,7 @@
  * A non-2xx answer turned into a SourceError carrying what the server said:
  * its status, its Retry-After, and its own explanation read from the body
  * (an RFC 9457 problem document `{title, detail}` as the ADS/CDS send, a
- * `{message}` or `{error}` JSON, an S3 `<Error><Message>`, an HTML title or
+ * `{message}` or `{error}` JSON, a bare JSON string, an S3 `<Error><Message>`, an HTML title or
  * the first line of plain text), so a refused request fails with the reason
  * the provider gave.
  */
@@ -17,7 +17,10 @@ export function explanation(body: string): string {
   const text = body.trim();
   if (!text) return '';
   try {
-    const j = JSON.parse(text) as Record<string, unknown>;
+    const parsed = JSON.parse(text) as unknown;
+    // RAPyDo back ends (MeteoHub) answer an error as a bare JSON string.
+    if (typeof parsed === 'string') return clip(parsed);
+    const j = (parsed ?? {}) as Record<string, unknown>;
     const parts = [j.title, j.detail, j.message, typeof j.error === 'string' ? j.error : (j.error as { message?: unknown } | undefined)?.message]
       .filter((p): p is string => typeof p === 'string' && p.trim() !== '');
     return clip([...new Set(parts)].join(': '));

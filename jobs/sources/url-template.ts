@@ -7,6 +7,7 @@
  * | `{yyyymmdd}` `{yyyymmddHH}` | `20261121` `2026112112` |
  * | `{step}` `{step:03}` (zero-padded to the width given) | `7` `007` |
  * | `{product}` | `nwp` |
+ * | `{root}` | the source's `root` setting, e.g. `https://opendata.dwd.de` |
  * | `{url}` (checksum templates only: the file's own URL) | |
  *
  * A template containing `{step...}` expands once per configured step.
@@ -17,10 +18,12 @@ export interface TemplateValues {
   product: string;
   step?: number;
   url?: string;
+  /** The source's provider root (a mirror stands in by changing it alone). */
+  root?: string;
 }
 
 const PLACEHOLDER = /\{([A-Za-z]+)(?::(0\d+))?\}/g;
-const RUN_NAMES = ['yyyy', 'mm', 'dd', 'HH', 'MM', 'yyyymmdd', 'yyyymmddHH', 'product'] as const;
+const RUN_NAMES = ['yyyy', 'mm', 'dd', 'HH', 'MM', 'yyyymmdd', 'yyyymmddHH', 'product', 'root'] as const;
 
 function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
@@ -33,6 +36,10 @@ function placeholders(template: string): { name: string; width?: string }[] {
 
 export function usesStep(template: string): boolean {
   return placeholders(template).some((p) => p.name === 'step');
+}
+
+export function usesRoot(template: string): boolean {
+  return placeholders(template).some((p) => p.name === 'root');
 }
 
 /** Throws naming the first unknown placeholder or stray brace. `allowUrl` for checksum templates. */
@@ -61,6 +68,10 @@ export function fillTemplate(template: string, v: TemplateValues): string {
     if (name === 'step') {
       if (v.step === undefined) throw new Error(`template '${template}' needs a step`);
       return width ? pad(v.step, Number(width)) : String(v.step);
+    }
+    if (name === 'root') {
+      if (v.root === undefined) throw new Error(`template '${template}' uses {root} but the source sets no root`);
+      return v.root.replace(/\/+$/, '');
     }
     if (name === 'url') {
       if (v.url === undefined) throw new Error(`{url} is only valid in checksum templates: '${template}'`);
