@@ -29,6 +29,7 @@ import weatherRoutes from './routes/weather.js';
 import widgetRoutes from './routes/widget.js';
 import rootRoutes from './routes/root.js';
 import { withRedaction } from './log-redaction.js';
+import { secretValues } from '../config/redaction.js';
 import { RequestLines } from './request-log.js';
 import { clientErrorHandler, frameworkErrors, refuseConnect, requireHttp1 } from './client-errors.js';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js';
@@ -63,9 +64,10 @@ export interface AppOptions {
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const limits = opts.limits ?? DEFAULT_SERVER_LIMITS;
+  const env = opts.env ?? processEnv();
   const app = Fastify({
-    // Keys are cut to their public prefix in every logged URL and error (./log-redaction.ts).
-    logger: withRedaction(opts.logger ?? false),
+    // Every log line passes the redaction rule, with the environment's credentials (operator token, ...) removed (./log-redaction.ts).
+    logger: withRedaction(opts.logger ?? false, secretValues(env)),
     ...(opts.requestLines ? { logController: new RequestLines() } : {}),
     trustProxy: opts.trustProxy ?? false,
     // verbose: validation errors carry the schema and value, for 400 messages that name bounds.
@@ -88,7 +90,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(tilesPlugin, { dataDir: opts.dataDir, ...(opts.tiles ? { tiles: opts.tiles } : {}) });
   await app.register(weatherPlugin, { dataDir: opts.dataDir, ...(opts.clock ? { clock: opts.clock } : {}) });
-  const env = opts.env ?? processEnv();
   // Before access: its onRequest hook must run before a key refusal, so a listed origin can read the 401 or 403.
   await registerCors(app, opts.corsOrigins ?? parseCorsOrigins(setting(env, 'METEOPUNTO_CORS_ORIGINS')));
   // The embedded key store lives in the served data directory unless the caller says otherwise.

@@ -1,24 +1,14 @@
 /**
- * API keys never reach a log line: the request URL (`api_key=`, widget
- * `key=`) and every error message are logged with each key cut to its
- * public prefix (`mp_AbCdEfGh…`), which is enough for an operator to find
- * the key with `meteopunto keys show`. The X-API-Key header is not logged at
- * all (the request serializer below lists what is).
+ * No secret reaches a server log line: every line pino writes passes the one
+ * redaction rule (config/redaction.ts) on its way to the destination, so a
+ * key, the operator token or a provider credential is cut whatever field,
+ * message or error stack carries it and however it was encoded. The
+ * serializers below keep what a request line holds to method, URL, host and
+ * address: no header (X-API-Key, Authorization, Cookie) is logged at all.
  */
+import pino from 'pino';
 import type { FastifyError, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { KEY_TAG, PREFIX_LENGTH } from './access/key-format.js';
-
-/** A key-shaped token anywhere in a text: the tag, the prefix, then anything key-like that follows. */
-const KEY_IN_TEXT = new RegExp(`${KEY_TAG}([0-9A-Za-z]{${PREFIX_LENGTH}})[0-9A-Za-z%_-]+`, 'g');
-/** The value of a key parameter, whatever it holds (a mistyped key is still most of a key). */
-const KEY_PARAM = /([?&](?:api_key|api%5[Ff]key|key)=)([^&#]*)/g;
-
-/** `text` with every key cut to its public prefix. */
-export function redactKeys(text: string): string {
-  return text
-    .replace(KEY_PARAM, (_, name: string, value: string) => name + (value.length > KEY_TAG.length + PREFIX_LENGTH ? `${value.slice(0, KEY_TAG.length + PREFIX_LENGTH)}…` : value))
-    .replace(KEY_IN_TEXT, `${KEY_TAG}$1…`);
-}
+import { redactingStream, redactSecrets, type LineSink } from '../config/redaction.js';
 
 interface LoggedError {
   [key: string]: unknown;
@@ -27,22 +17,28 @@ interface LoggedError {
   stack: string;
 }
 
-/** pino serializers for Fastify's logger: the request and errors, redacted. */
+/** pino serializers for Fastify's logger: the request without its headers, errors with their code. */
 export const redactingSerializers = {
   req(request: FastifyRequest) {
-    return { method: request.method, url: redactKeys(request.url), host: request.hostname, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
+    return { method: request.method, url: redactSecrets(request.url), host: request.hostname, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
   },
   err(err: FastifyError): LoggedError {
-    const out: LoggedError = { type: err.name, message: redactKeys(err.message), stack: redactKeys(err.stack ?? '') };
+    const out: LoggedError = { type: err.name, message: redactSecrets(err.message), stack: redactSecrets(err.stack ?? '') };
     if (err.code !== undefined) out.code = err.code;
     if (err.statusCode !== undefined) out.statusCode = err.statusCode;
     return out;
   },
 };
 
-/** Fastify logger options with the redacting serializers (the caller's own serializers win). */
-export function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+/**
+ * Fastify logger options whose every line passes the redaction rule, with
+ * `secrets` (config/redaction.ts `secretValues`) removed wherever they
+ * appear; the caller's own serializers win. Without a stream, lines go to
+ * stdout as pino's default does.
+ */
+export function withRedaction(logger: FastifyServerOptions['logger'], secrets: readonly string[] = []): FastifyServerOptions['logger'] {
   if (!logger) return false;
-  const base = logger === true ? {} : logger;
-  return { ...base, serializers: { ...redactingSerializers, ...(base.serializers ?? {}) } };
+  const base = (logger === true ? {} : logger) as Exclude<FastifyServerOptions['logger'], boolean | undefined> & { stream?: LineSink };
+  const stream = redactingStream(base.stream ?? pino.destination(1), secrets);
+  return { ...base, stream, serializers: { ...redactingSerializers, ...(base.serializers ?? {}) } } as FastifyServerOptions['logger'];
 }

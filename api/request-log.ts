@@ -6,13 +6,13 @@
  * - pretty: for a person at a terminal. pino-pretty runs in-process and
  *   writes synchronously, so the log and the CLI's own lines keep their
  *   order; each request is one line, written when it is answered: method,
- *   URL with every key cut to its prefix (./log-redaction.ts), status and
+ *   URL with every secret cut (config/redaction.ts), status and
  *   milliseconds.
  */
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { PinoPretty } from 'pino-pretty';
 import type { LogFormat } from '../config/log-format.js';
-import { redactKeys } from './log-redaction.js';
+import { redactSecrets } from '../config/redaction.js';
 
 export interface ServerLogging {
   logger: FastifyServerOptions['logger'];
@@ -43,7 +43,7 @@ export class RequestLines extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = `${request.method} ${redactKeys(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`;
+    const line = `${request.method} ${redactSecrets(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`;
     if (error) reply.log.error({ err: error }, line);
     else reply.log.info(line);
   }

@@ -6,6 +6,8 @@
  */
 import { checkEnvironment, ConfigError } from '../config/environment.js';
 import { processEnv } from '../config/process-env.js';
+import { secretValues } from '../config/redaction.js';
+import { redactCliOutput } from './redacted-output.js';
 
 type CommandModule = { run(argv: string[]): Promise<number> };
 
@@ -28,6 +30,8 @@ function usage(): string {
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  // Before anything is written: every message passes the redaction rule (./redacted-output.ts).
+  redactCliOutput(name ?? '', secretValues(processEnv()));
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(usage());
     return name ? 0 : 2;

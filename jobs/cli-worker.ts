@@ -11,7 +11,8 @@ import pino from 'pino';
 import { dataDir } from '../config/paths.js';
 import { queuePrefix } from '../config/queues.js';
 import { runIngest } from '../ingest/pipeline.js';
-import { loadJobsConfig } from './config.js';
+import { credentialEnvNames, loadJobsConfig } from './config.js';
+import { redactingStream, secretValues } from '../config/redaction.js';
 import { checkRedis, requireRedisUrl } from './connection.js';
 import { SHUTDOWN_REASON } from './job-types.js';
 import { startWorkers } from './worker.js';
@@ -48,7 +49,6 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const log = pino({ name: 'meteopunto-worker' });
   let redisUrl: string;
   try {
     redisUrl = requireRedisUrl();
@@ -63,6 +63,8 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`meteopunto worker: ${config.message}`);
     return 1;
   }
+  // Every log line passes the redaction rule, with the environment's credentials and the sources' keys removed.
+  const log = pino({ name: 'meteopunto-worker' }, redactingStream(pino.destination(1), secretValues(processEnv(), credentialEnvNames(config))));
 
   const workers = await startWorkers({
     redisUrl,

@@ -83,6 +83,22 @@ export async function loadJobsConfig(root: string, env: NodeJS.ProcessEnv = proc
   return parseJobsConfig(json, path);
 }
 
+/** The environment variables the configured sources read their credentials from (each ADS/CDS source's `keyEnv`). */
+export function credentialEnvNames(config: JobsConfig): string[] {
+  const names = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'keyEnv' && typeof x === 'string') names.add(x);
+        else walk(x);
+      }
+    }
+  };
+  walk(config);
+  return [...names];
+}
+
 /** Validates a parsed jobs.json (exported for tests and for configs built in code). */
 export function parseJobsConfig(json: unknown, path: string | null): JobsConfig {
   const where = path ?? 'jobs config';

@@ -12,10 +12,11 @@
  * with crypto.timingSafeEqual.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { KEY_PREFIX_LENGTH as PREFIX_LENGTH, KEY_TAG } from '../../config/redaction.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-export const KEY_TAG = 'mp_';
-export const PREFIX_LENGTH = 8;
+// The key's shape is the redaction rule's to know too (config/redaction.ts): declared there, once.
+export { KEY_TAG, KEY_PREFIX_LENGTH as PREFIX_LENGTH } from '../../config/redaction.js';
 export const SECRET_LENGTH = 32;
 const KEY_PATTERN = new RegExp(`^${KEY_TAG}([0-9A-Za-z]{${PREFIX_LENGTH}})[0-9A-Za-z]{${SECRET_LENGTH}}$`);
 const PREFIX_PATTERN = new RegExp(`^[0-9A-Za-z]{${PREFIX_LENGTH}}$`);

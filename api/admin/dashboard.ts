@@ -21,7 +21,7 @@ import { QUEUE_NAMES, queuePrefix } from '../../config/queues.js';
 import { MIN_TOKEN_LENGTH, operatorGuard } from './operator-token.js';
 import type { ErrorBody } from '../errors.js';
 import { errorBody, failureOf, logFailure } from '../plugins/errors.js';
-import { redactKeys } from '../log-redaction.js';
+import { redactSecrets } from '../../config/redaction.js';
 
 export interface QueueDashboardOptions {
   /** REDIS_URL; no dashboard without it. */
@@ -131,7 +131,7 @@ async function queueDashboard(app: FastifyInstance, opts: QueueDashboardOptions)
     // Bull Board's typings list only the statuses it sends itself (a 401 or 503 is not among them).
     serverAdapter.setErrorHandler(((error: Error) => {
       const f = failureOf(error);
-      return { status: f.status, body: errorBody(f.code, redactKeys(f.message)) };
+      return { status: f.status, body: errorBody(f.code, redactSecrets(f.message)) };
     }) as BoardErrorHandler);
     await admin.register(serverAdapter.registerPlugin(), { prefix: basePath });
   });

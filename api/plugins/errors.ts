@@ -22,7 +22,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, type ApiErrorCode, type ErrorBody } from '../errors.js';
 import { TileError } from '../../tiles/errors.js';
 import { validationMessage } from '../validation/messages.js';
-import { redactKeys } from '../log-redaction.js';
+import { redactSecrets } from '../../config/redaction.js';
 
 /** The body for a status and code. */
 export function errorBody(code: ApiErrorCode, message: string): ErrorBody {
@@ -38,7 +38,7 @@ function fromTileError(err: TileError): ApiError {
 /** Sets the status and type of an error answer; returns its body (keys in the message cut to their prefix). */
 function errorReply(reply: FastifyReply, status: number, code: ApiErrorCode, message: string): ErrorBody {
   reply.code(status).type('application/json; charset=utf-8');
-  return errorBody(code, redactKeys(message));
+  return errorBody(code, redactSecrets(message));
 }
 
 function send(reply: FastifyReply, status: number, code: ApiErrorCode, message: string): FastifyReply {

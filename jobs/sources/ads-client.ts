@@ -15,6 +15,7 @@ import type { AdsSourceSpec } from '../job-types.js';
 import { explanation, refusal } from './refusal.js';
 import { retryInPlace, type RetryHooks, type RetryPolicy } from './retry.js';
 import { SourceError } from './source-error.js';
+import { redactSecrets } from '../../config/redaction.js';
 
 export interface StatusInfo {
   jobID: string;
@@ -46,7 +47,7 @@ export function adsApi(spec: AdsSourceSpec, key: string, policy: RetryPolicy, ho
     headers: { 'PRIVATE-TOKEN': key, 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'meteopunto-ingest' },
     policy,
     hooks,
-    redact: (s) => (key.length >= 4 ? s.split(key).join('***') : s),
+    redact: (s) => redactSecrets(s, [key]),
   };
 }
 

@@ -4,8 +4,12 @@
  * are retried; the others (4xx, a file over the size limit, a missing local
  * file, a remote job that failed) fail the job at once with this message.
  * Which transient errors are also retried in place, within the call, is
- * decided in retry.ts.
+ * decided in retry.ts. Every message passes the redaction rule
+ * (config/redaction.ts): a URL's token or password, a key a provider echoes,
+ * never reach the job's failure reason or a log line.
  */
+import { redactSecrets } from '../../config/redaction.js';
+
 export type SourceErrorCode =
   | 'NETWORK' // connection refused/reset, DNS
   | 'HTTP_STATUS' // non-2xx answer
@@ -33,7 +37,7 @@ export class SourceError extends Error {
     readonly transient: boolean,
     options?: { cause?: unknown; status?: number; retryAfterMs?: number },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(redactSecrets(message), options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SourceError';
     if (options?.status !== undefined) this.status = options.status;
     if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;

@@ -1,20 +1,28 @@
 /**
- * No API key in a log line: a real server at LOG_LEVEL info, requests with
- * the key in the query (weather.php `api_key=`, widget.php `key=`), in the
- * X-API-Key header, mistyped, and in a request that fails validation; the
- * captured log must hold the key's public prefix and never the key.
+ * No secret in a log line: a real server at LOG_LEVEL info with the queue
+ * dashboard mounted (operator token, real Redis), requests with the key in
+ * the query (weather.php `api_key=`, widget.php `key=`), in the X-API-Key
+ * header, mistyped, in a request that fails validation, and — issue 28 —
+ * percent-encoded in name and value (item 2: `api_k%65y=%6Dp_…` answered
+ * 200 and logged whole) and the operator token of the dashboard's browser
+ * login (item 1: `/admin/queues?token=` logged in clear). The captured log
+ * must hold the key's public prefix and never the key or the token.
  */
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
-import { redactKeys } from '../../api/log-redaction.js';
+import { redactSecrets, secretValues } from '../../config/redaction.js';
 import { HOUR_MS, T0_MS, tempDataDir, writeDem, writeMainNwp, TEST_KEY, installTestKey, testAccess } from './tile-fixture.js';
 
 const PREFIX = TEST_KEY.slice(0, 11); // mp_ + the 8-character public prefix
 const SECRET = TEST_KEY.slice(11);
+const ADMIN_TOKEN = 'op-T0ken-4f1c9a7e2b-logtest';
 
-describe('API keys in logs', () => {
+/** Every character percent-encoded, as a client may send it. */
+const encodeAll = (s: string) => [...Buffer.from(s)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
+describe('secrets in logs', () => {
   const data = tempDataDir();
   const lines: string[] = [];
   let app: FastifyInstance;
@@ -29,7 +37,13 @@ describe('API keys in logs', () => {
         done();
       },
     });
-    app = await buildApp({ dataDir: data.dir, access: testAccess(data.dir), clock: () => T0_MS + 10.5 * HOUR_MS, logger: { level: 'info', stream } });
+    app = await buildApp({
+      dataDir: data.dir,
+      access: testAccess(data.dir),
+      env: { METEOPUNTO_ADMIN_TOKEN: ADMIN_TOKEN, REDIS_URL: inject('redisUrl'), METEOPUNTO_QUEUE_PREFIX: `mplog-${process.pid}` },
+      clock: () => T0_MS + 10.5 * HOUR_MS,
+      logger: { level: 'info', stream },
+    });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
@@ -56,11 +70,64 @@ describe('API keys in logs', () => {
     expect(log).not.toContain(SECRET.slice(0, 12));
   });
 
-  it('redacts keys anywhere in a text, and key parameters whatever they hold', () => {
-    expect(redactKeys(`/api/v1/weather.php?lat=1&api_key=${TEST_KEY}&lon=2`)).toBe(`/api/v1/weather.php?lat=1&api_key=${PREFIX}…&lon=2`);
-    expect(redactKeys(`/w?key=${TEST_KEY}`)).toBe(`/w?key=${PREFIX}…`);
-    expect(redactKeys(`/w?api_key=not-a-key-but-long-enough-to-hide`)).toBe('/w?api_key=not-a-key-b…');
-    expect(redactKeys(`unknown key ${TEST_KEY} refused`)).toBe(`unknown key ${PREFIX}… refused`);
-    expect(redactKeys('/w?lat=1&lon=2')).toBe('/w?lat=1&lon=2');
+  it('issue 28 item 2: a percent-encoded key parameter is answered and logged with the prefix only', async () => {
+    lines.length = 0;
+    const r = await fetch(`${base}/api/v1/weather.php?lat=43.123&lon=11.2345&api_k%65y=%6D${TEST_KEY.slice(1, 20)}${encodeAll(TEST_KEY.slice(20))}`);
+    expect(r.status).toBe(200);
+    await new Promise((res) => setTimeout(res, 50));
+    const log = lines.join('\n');
+    expect(log).toContain(`api_key=${PREFIX}…`);
+    expect(log).not.toContain(SECRET.slice(0, 8));
+    expect(log).not.toContain(encodeAll(TEST_KEY.slice(20)));
+  });
+
+  it('issue 28 item 1: the operator token of the dashboard login is not logged', async () => {
+    lines.length = 0;
+    const login = await fetch(`${base}/admin/queues?token=${ADMIN_TOKEN}`, { redirect: 'manual' });
+    expect(login.status).toBe(303);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await fetch(`${base}/admin/queues?token=${encodeAll(ADMIN_TOKEN)}`, { redirect: 'manual' })).status).toBe(303);
+    expect((await fetch(`${base}/admin/queues?token=wrong-${ADMIN_TOKEN}`)).status).toBe(401);
+    expect((await fetch(`${base}/admin/queues`, { headers: { cookie } })).status).toBe(200);
+    await new Promise((res) => setTimeout(res, 50));
+    const log = lines.join('\n');
+    expect(log).toContain('/admin/queues?token=[redacted]');
+    expect(log).not.toContain(ADMIN_TOKEN);
+    expect(log).not.toContain(encodeAll(ADMIN_TOKEN));
+    expect(log).not.toContain(cookie.split('=')[1]!);
+  });
+});
+
+describe('the redaction rule', () => {
+  it('cuts keys to their prefix in any spelling and encoding, and hides other secret values', () => {
+    const cases: Array<[string, string]> = [
+      [`/w?lat=1&api_key=${TEST_KEY}&lon=2`, `/w?lat=1&api_key=${PREFIX}…&lon=2`],
+      [`/w?key=${TEST_KEY}`, `/w?key=${PREFIX}…`],
+      [`/w?API_KEY=${TEST_KEY}&Api-Key=${TEST_KEY}`, `/w?API_KEY=${PREFIX}…&Api-Key=${PREFIX}…`],
+      [`/w?api%5Fkey=${TEST_KEY}`, `/w?api_key=${PREFIX}…`],
+      [`/w?api_k%65y=%6D${TEST_KEY.slice(1)}`, `/w?api_key=${PREFIX}…`],
+      [`/w?api_k%2565y=%256D${TEST_KEY.slice(1)}`, `/w?api_key=${PREFIX}…`], // encoded twice
+      [`/w?api_key=${encodeAll(TEST_KEY)}`, `/w?api_key=${PREFIX}…`],
+      [`/w?api_key=not-a-key-but-long-enough-to-hide`, '/w?api_key=[redacted]'],
+      [`/no-such-path/${TEST_KEY}`, `/no-such-path/${PREFIX}…`],
+      [`unknown key MP_${TEST_KEY.slice(3)} refused`, `unknown key ${PREFIX}… refused`],
+      ['/admin/queues?token=op-token-0123456789', '/admin/queues?token=[redacted]'],
+      ['cookie: theme=dark; mp_admin=9f86d081884c7d65; x=1', 'cookie: theme=dark; mp_admin=[redacted]; x=1'],
+      ['{"authorization":"Bearer abc.def-ghi","x-api-key":"zzz","PRIVATE-TOKEN":"ads-123"}', '{"authorization":"[redacted]","x-api-key":"[redacted]","PRIVATE-TOKEN":"[redacted]"}'],
+      ['Authorization: Basic dXNlcjpwYXNzd29yZA==', 'Authorization: Basic [redacted]'],
+      ['REDIS_URL redis://:hunter2hunter2@cache:6379/0: cannot connect', 'REDIS_URL redis://:[redacted]@cache:6379/0: cannot connect'],
+      ['/w?lat=41.9&lon=12.5&fields=base', '/w?lat=41.9&lon=12.5&fields=base'],
+    ];
+    for (const [input, out] of cases) expect(redactSecrets(input), input).toBe(out);
+    // The rule is stable: a redacted text passes it unchanged.
+    for (const [, out] of cases) expect(redactSecrets(out), out).toBe(out);
+  });
+
+  it('removes the secret values of the environment wherever they appear, raw or percent-encoded', () => {
+    const env = { METEOPUNTO_ADMIN_TOKEN: 'op/T0ken+with=odd&chars', ADS_API_KEY: '1234abcd-5678-efgh', REDIS_URL: 'redis://user:p%40ss-word-9@h:6379', HOME: '/home/someone-long', METEOPUNTO_ADS_KEY: 'short' };
+    const secrets = secretValues(env, ['HOME']);
+    expect(secrets.sort()).toEqual(['/home/someone-long', '1234abcd-5678-efgh', 'op/T0ken+with=odd&chars', 'p%40ss-word-9', 'p@ss-word-9'].sort());
+    const said = `provider said: key 1234abcd-5678-efgh refused; token ${encodeURIComponent(env.METEOPUNTO_ADMIN_TOKEN)} and p@ss-word-9`;
+    expect(redactSecrets(said, secrets)).toBe('provider said: key [redacted] refused; token [redacted] and [redacted]');
   });
 });
