@@ -28,7 +28,7 @@ options:
   --json           print the result as JSON
   --quiet          no progress on stderr
 
-Files are read by content (GRIB1/2, NetCDF3, NetCDF4/HDF5, or a ZIP of them), not by extension.
+Files are read by content (GRIB1/2, NetCDF3, NetCDF4/HDF5, GeoTIFF, or a ZIP of them), not by extension.
 The data directory is $METEOPUNTO_DATA (default ./data).`;
 
 export async function run(argv: string[]): Promise<number> {

@@ -40,13 +40,23 @@ export interface SourceField {
   values: Float32Array;
 }
 
+/** What the caller wants of a file, for readers that can read part of it. */
+export interface ReadOptions {
+  /**
+   * The area needed, WGS 84 degrees [west, south, east, north]: a reader
+   * that can decode a window (GeoTIFF) decodes only the pixels covering it.
+   * The others read everything; the pipeline crops later either way.
+   */
+  box?: readonly [number, number, number, number];
+}
+
 /** A reader turns one file into fields. Readers never guess: an unreadable file throws ReadError. */
 export interface Reader {
-  /** Short name of the format ('grib', 'netcdf'). */
+  /** Short name of the format ('grib', 'netcdf', 'geotiff'). */
   readonly format: string;
   /** True when this reader recognises the file (by magic bytes, not by extension). */
   sniff(head: Uint8Array): boolean;
-  read(path: string): Promise<SourceField[]>;
+  read(path: string, options?: ReadOptions): Promise<SourceField[]>;
 }
 
 /** A file that cannot be decoded: names the file and the reason. */

@@ -49,10 +49,12 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
 
   // read
   const tagged: TaggedField[] = [];
+  // A GeoTIFF decodes only the pixels over the domain (a national DEM would not fit in memory whole).
+  const box = [domain.lonMin, domain.latMin, domain.lonMax, domain.latMax] as const;
   for (const [i, file] of req.files.entries()) {
     req.signal?.throwIfAborted();
     progress('read', STAGE_START.derive * (i / req.files.length), `reading ${basename(file)} (${i + 1}/${req.files.length})`);
-    for (const field of await readFile(file)) tagged.push({ field, file });
+    for (const field of await readFile(file, { box })) tagged.push({ field, file });
   }
   req.signal?.throwIfAborted();
 

@@ -1,24 +1,26 @@
 /**
  * Pick the reader for a file by its magic bytes (never its extension):
  * "GRIB" → GRIB1/2; "CDF\x01|\x02|\x05" → NetCDF3; the HDF5 signature (at
- * offset 0 or a user-block offset) → NetCDF4. Anything else is a ReadError
- * that names the file and says what it looks like.
+ * offset 0 or a user-block offset) → NetCDF4; "II*\0"/"MM\0*" → GeoTIFF.
+ * Anything else is a ReadError that names the file and says what it looks
+ * like.
  */
 import { open, stat } from 'node:fs/promises';
-import { ReadError, type Reader, type SourceField } from './field.js';
+import { ReadError, type ReadOptions, type Reader, type SourceField } from './field.js';
+import { geotiffReader } from './geotiff/geotiff-fields.js';
 import { gribReader } from './grib/grib-reader.js';
 import { netcdfReader } from './netcdf/netcdf-reader.js';
 
-export const READERS: readonly Reader[] = [gribReader, netcdfReader];
+export const READERS: readonly Reader[] = [gribReader, netcdfReader, geotiffReader];
 
 /** Bytes given to `sniff`: enough for an HDF5 signature behind a 2 KiB user block or a GRIB behind a bulletin header. */
 const HEAD_BYTES = 4096;
 
 /** Read every field of a local file with the reader its content calls for. */
-export async function readFile(path: string): Promise<SourceField[]> {
+export async function readFile(path: string, options?: ReadOptions): Promise<SourceField[]> {
   const reader = await readerFor(path);
   try {
-    return await reader.read(path);
+    return await reader.read(path, options);
   } catch (err) {
     if (err instanceof ReadError) throw err;
     throw new ReadError(path, `${reader.format} reader failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
@@ -30,7 +32,7 @@ export async function readerFor(path: string): Promise<Reader> {
   const head = await readHead(path);
   const reader = READERS.find((r) => r.sniff(head));
   if (reader) return reader;
-  throw new ReadError(path, `unknown format (${describeHead(head)}): expected GRIB1/GRIB2, NetCDF3 or NetCDF4/HDF5`);
+  throw new ReadError(path, `unknown format (${describeHead(head)}): expected GRIB1/GRIB2, NetCDF3, NetCDF4/HDF5 or GeoTIFF`);
 }
 
 async function readHead(path: string): Promise<Uint8Array> {

@@ -22,10 +22,17 @@ export interface GeoTiffWindow {
   dy: number;
   /** proj4 converter WGS 84 lon/lat → the file's CRS. */
   toCrs: (lon: number, lat: number) => [number, number];
+  /** Its inverse: the file's CRS → WGS 84 lon/lat. */
+  toLonLat: (x: number, y: number) => [number, number];
+  /** True when the CRS is geographic (x, y are lon, lat in degrees). */
+  geographic: boolean;
   epsg: number;
   /** Pixel size in metres (the smaller axis). */
   spacingM: number;
 }
+
+/** Largest window decoded: about 0.5 GB as float32, a 1° tile at 1″ many times over; a 30 m DEM of all Italy must be coarsened first. */
+export const MAX_WINDOW_PIXELS = 120_000_000;
 
 /** TIFF magic: "II*\0", "MM\0*", BigTIFF "II+\0" / "MM\0+". */
 export function isTiff(head: Uint8Array): boolean {
@@ -51,6 +58,10 @@ export async function readGeoTiffWindow(path: string, box: readonly [number, num
     const def = proj4Definition(epsg);
     const conv = proj4('+proj=longlat +datum=WGS84 +no_defs', def);
     const toCrs = (lon: number, lat: number) => conv.forward([lon, lat]) as [number, number];
+    const toLonLat = (x: number, y: number) => conv.inverse([x, y]) as [number, number];
+    // VerticalUnitsGeoKey 9001 is the metre; a DEM in feet would be a silent 3.28× error.
+    const vertical = keys.VerticalUnitsGeoKey;
+    if (vertical !== undefined && Number(vertical) !== 9001) throw new Error(`heights in EPSG unit ${String(vertical)} (VerticalUnitsGeoKey), not metres: convert them first, e.g. gdal_calc.py`);
     const [originX, originY] = image.getOrigin() as [number, number];
     const [resX, resY] = image.getResolution() as [number, number];
     if (!(resX > 0 && resY < 0)) throw new Error(`pixel scale ${resX} × ${resY}: only north-up rasters are read (gdalwarp it first)`);
@@ -73,6 +84,10 @@ export async function readGeoTiffWindow(path: string, box: readonly [number, num
     const j0 = Math.max(0, Math.floor(Math.min(...ys)) - 2);
     const j1 = Math.min(height, Math.ceil(Math.max(...ys)) + 3);
     if (!(i1 > i0 && j1 > j0)) throw new Error(`does not cover ${box.join(', ')} (WGS 84 west, south, east, north)`);
+    const pixels = (i1 - i0) * (j1 - j0);
+    if (pixels > MAX_WINDOW_PIXELS) {
+      throw new Error(`the area asked for is ${pixels} pixels of this raster (at most ${MAX_WINDOW_PIXELS}): coarsen it first, e.g. gdalwarp -tr <metres> <metres> -r average in.tif out.tif`);
+    }
 
     const raster = (await image.readRasters({ window: [i0, j0, i1, j1], samples: [0], interleave: true })) as ArrayLike<number>;
     const noData = image.getGDALNoData();
@@ -83,7 +98,7 @@ export async function readGeoTiffWindow(path: string, box: readonly [number, num
     }
     const metresPerUnit = isGeographic(def) ? 111_195 : 1;
     const spacingM = Math.min(dx * metresPerUnit * (isGeographic(def) ? Math.cos((((s + n) / 2) * Math.PI) / 180) : 1), dy * metresPerUnit);
-    return { values, nx: i1 - i0, ny: j1 - j0, x0: cx0 + i0 * dx, y0: cy0 - j0 * dy, dx, dy, toCrs, epsg, spacingM };
+    return { values, nx: i1 - i0, ny: j1 - j0, x0: cx0 + i0 * dx, y0: cy0 - j0 * dy, dx, dy, toCrs, toLonLat, geographic: isGeographic(def), epsg, spacingM };
   } finally {
     await tiff.close();
   }

@@ -8,6 +8,7 @@
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { gridIndexOf, type GridDef } from '../../../geo/grid.js';
+import { bilinearAt } from '../../../geo/raster-bilinear.js';
 import { ReadError } from '../../field.js';
 import { readGeoTiffWindow, isTiff } from '../../geotiff/geotiff-reader.js';
 import { IngestError } from '../../ingest-types.js';
@@ -23,32 +24,6 @@ export interface DemRaster {
   spacingM: number;
   /** Elevation, m; NaN outside the raster or where all four neighbours are no-data. */
   elevationAt(lat: number, lon: number): number;
-}
-
-/**
- * Bilinear value at fractional pixel index (fx, fy) of a row-major array,
- * pixel (0, 0) centred at index 0: no-data neighbours dropped and the
- * weights of the others renormalised (as the point reader does).
- */
-export function bilinearAt(values: ArrayLike<number>, nx: number, ny: number, fx: number, fy: number): number {
-  if (!(fx >= -0.5 && fy >= -0.5 && fx <= nx - 0.5 && fy <= ny - 0.5)) return NaN;
-  const i0 = Math.floor(fx);
-  const j0 = Math.floor(fy);
-  const ax = fx - i0;
-  const ay = fy - j0;
-  let sum = 0;
-  let wsum = 0;
-  for (let k = 0; k < 4; k++) {
-    const i = i0 + (k & 1);
-    const j = j0 + (k >> 1);
-    if (i < 0 || j < 0 || i >= nx || j >= ny) continue;
-    const w = (k & 1 ? ax : 1 - ax) * (k >> 1 ? ay : 1 - ay);
-    const v = values[j * nx + i]!;
-    if (!(w > 0) || v !== v) continue;
-    sum += w * v;
-    wsum += w;
-  }
-  return wsum > 0 ? sum / wsum : NaN;
 }
 
 /** Read `path` as a DEM covering the WGS 84 box [west, south, east, north]. */
