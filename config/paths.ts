@@ -11,6 +11,11 @@ export function tilesDir(root: string): string {
   return join(root, 'tiles');
 }
 
+/** Where `tiles render` writes a map when no --out is given: beside the tiles, never in the checkout. */
+export function rendersDir(root: string): string {
+  return join(root, 'renders');
+}
+
 export function productDir(root: string, product: string): string {
   return join(root, 'tiles', product);
 }

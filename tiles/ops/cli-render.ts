@@ -1,12 +1,14 @@
 /**
  * `meteopunto tiles render <product> --var <name> [--time ISO] [--out f.png] [--width n]`:
  * a PNG map of one variable at the time step nearest to --time (default: the
- * first step at or after now, else the last), written to --out (default
- * `<product>-<var>-<time>.png`); prints where the file went.
+ * step nearest to now), written to --out (default
+ * `$METEOPUNTO_DATA/renders/<product>-<var>-<time>.png`, so that a render
+ * never litters the current directory, a checkout above all); prints where
+ * the file went, the value range and the legend's ticks.
  */
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { dataDir } from '../../config/paths.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { dataDir, rendersDir } from '../../config/paths.js';
 import { openLiveVersion, readFieldSteps } from '../read/field-reader.js';
 import { TileError } from '../errors.js';
 import { scaleFor } from './render/colour-scale.js';
@@ -43,8 +45,32 @@ export async function render(a: RenderArgs): Promise<number> {
   const [field] = await readFieldSteps(v, a.variable, [step]);
   const scale = scaleFor(a.variable, info.units, field!);
   const png = renderMap({ grid: m.grid, field: field!, scale, units: info.units, width });
-  const out = resolve(a.out ?? `${a.product}-${a.variable}-${when.replace(/[:]/g, '').replace(/\.000Z$/, 'Z')}.png`);
+  let out: string;
+  if (a.out !== undefined) {
+    out = resolve(a.out);
+  } else {
+    mkdirSync(rendersDir(dataDir()), { recursive: true });
+    out = join(rendersDir(dataDir()), `${a.product}-${a.variable}-${when.replace(/[:]/g, '').replace(/\.000Z$/, 'Z')}.png`);
+  }
   writeFileSync(out, png);
-  console.log(`wrote ${out} (${a.product} ${a.variable} at ${when}, ${scale.kind} scale ${scale.min}..${scale.max} ${info.units}${m.source.sample ? ', SAMPLE DATA' : ''})`);
+  const [lo, hi] = finiteRange(field!);
+  const values = lo === undefined ? 'no values' : `values ${printed(lo)}..${printed(hi!)} ${info.units}`;
+  const legend = scale.classes ? `${scale.kind} scale` : `${scale.kind} scale ${scale.min}..${scale.max}, ticks ${scale.ticks.join(' ')}`;
+  console.log(`wrote ${out} (${a.product} ${a.variable} at ${when}, ${values}; ${legend}${m.source.sample ? '; SAMPLE DATA' : ''})`);
   return 0;
+}
+
+function finiteRange(field: Float32Array): [number, number] | [undefined, undefined] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of field) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return lo === Infinity ? [undefined, undefined] : [lo, hi];
+}
+
+/** Six significant digits: float32 holds about seven, so its noise goes (4.400000095367432 → 4.4). */
+function printed(v: number): string {
+  return String(Number(v.toPrecision(6)));
 }

@@ -4,14 +4,20 @@
  * amounts (ColorBrewer YlGnBu: precipitation, snow), categorical for WMO
  * weather codes (one colour per code group of WMO table 4677 as used by
  * Open-Meteo), sequential otherwise (viridis). ColorBrewer: Harrower &
- * Brewer (2003), The Cartographic Journal 40(1).
+ * Brewer (2003), The Cartographic Journal 40(1). Continuous scales end on
+ * round numbers and carry their legend ticks: multiples of 1, 2 or 5 × 10^n
+ * (d3-array's `nice` and `ticks`).
  */
+import { nice, ticks } from 'd3-array';
+
 export type Rgb = [number, number, number];
 
 export interface ColourScale {
   kind: 'diverging' | 'sequential' | 'categorical';
   min: number;
   max: number;
+  /** Continuous scales: the legend's tick values, min and max among them. */
+  ticks: number[];
   colour(v: number): Rgb;
   /** Categorical scales: the classes shown in the legend. */
   classes?: { label: string; colour: Rgb }[];
@@ -43,12 +49,13 @@ function ramp(stops: Rgb[], t: number): Rgb {
   return [Math.round(a[0] + f * (b[0] - a[0])), Math.round(a[1] + f * (b[1] - a[1])), Math.round(a[2] + f * (b[2] - a[2]))];
 }
 
-/** A round number ≥ v (1, 2, 2.5, 5 × 10^k) so that legend ticks read well. */
-export function niceCeil(v: number): number {
-  if (!(v > 0)) return 1;
-  const p = 10 ** Math.floor(Math.log10(v));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v) return m * p;
-  return 10 * p;
+/** About this many intervals between ticks: enough to read a value off, few enough to label. */
+const TICK_COUNT = 5;
+
+/** The round bounds around [lo, hi] and the ticks between them. */
+function roundRange(lo: number, hi: number): { min: number; max: number; ticks: number[] } {
+  const [min, max] = nice(lo, hi > lo ? hi : lo + 1, TICK_COUNT);
+  return { min, max, ticks: ticks(min, max, TICK_COUNT) };
 }
 
 function isTemperature(name: string, units: string): boolean {
@@ -70,19 +77,22 @@ export function scaleFor(name: string, units: string, field: Float32Array): Colo
   if (lo === Infinity) [lo, hi] = [0, 1];
   if (name === 'weather_code') {
     return {
-      kind: 'categorical', min: 0, max: 99,
+      kind: 'categorical', min: 0, max: 99, ticks: [],
       colour: (v) => WEATHER_GROUPS.find((g) => v >= g.from && v <= g.to)?.colour ?? [0, 0, 0],
       classes: WEATHER_GROUPS.map(({ label, colour }) => ({ label, colour })),
     };
   }
   if (isTemperature(name, units) && units !== 'K') {
-    const m = niceCeil(Math.max(Math.abs(lo), Math.abs(hi)));
-    return { kind: 'diverging', min: -m, max: m, colour: (v) => ramp(RDBU, (v + m) / (2 * m)) };
+    // Symmetric around 0 °C, so that white is freezing.
+    const m0 = Math.max(Math.abs(lo), Math.abs(hi), 1);
+    const r = roundRange(-m0, m0);
+    const m = r.max;
+    return { kind: 'diverging', ...r, colour: (v) => ramp(RDBU, (v + m) / (2 * m)) };
   }
   if (isAmount(name)) {
-    const m = niceCeil(Math.max(hi, 0.1));
-    return { kind: 'sequential', min: 0, max: m, colour: (v) => ramp(YLGNBU, v / m) };
+    const r = roundRange(0, Math.max(hi, 0.1));
+    return { kind: 'sequential', ...r, colour: (v) => ramp(YLGNBU, v / r.max) };
   }
-  const span = hi - lo || 1;
-  return { kind: 'sequential', min: lo, max: lo + span, colour: (v) => ramp(VIRIDIS, (v - lo) / span) };
+  const r = roundRange(lo, hi);
+  return { kind: 'sequential', ...r, colour: (v) => ramp(VIRIDIS, (v - r.min) / (r.max - r.min)) };
 }

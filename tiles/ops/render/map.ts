@@ -10,9 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { gridBounds, gridIndexOf, type GridDef } from '../../../geo/grid.js';
 import type { ColourScale, Rgb } from './colour-scale.js';
-import { textPixels, GLYPH_H } from './glyphs.js';
+import { textPixels, GLYPH_H, LINE_H } from './glyphs.js';
 
-const LEGEND_H = 44;
+const BAR_H = 14;
+/** The bar, its tick marks and a line of labels (font of 9 rows at scale 2). */
+const LEGEND_H = 6 + BAR_H + 5 + 2 * LINE_H + 3;
 
 interface Outline { features: { geometry: { type: 'MultiLineString'; coordinates: number[][][] } }[] }
 
@@ -77,39 +79,64 @@ export function renderMap(r: RenderInput): Buffer {
   return PNG.sync.write(png);
 }
 
+/** Ink stays this many pixels inside the image's edges. */
+const MARGIN = 6;
+
 function legend(r: RenderInput, put: (x: number, y: number, c: Rgb, a?: number) => void, width: number, top: number): void {
   for (let y = top; y < top + LEGEND_H; y++) for (let x = 0; x < width; x++) put(x, y, [255, 255, 255]);
+  const fs = fontScale(width);
   const text = (s: string, x: number, y: number) => {
-    for (const [dx, dy] of textPixels(s, 2).pixels) put(x + dx, y + dy, [0, 0, 0]);
+    for (const [dx, dy] of textPixels(s, fs).pixels) put(x + dx, y + dy, [0, 0, 0]);
   };
-  const unitsW = textPixels(r.units, 2).w;
-  const x0 = 8;
-  const x1 = Math.max(x0 + 20, width - unitsW - 16);
+  const textW = (s: string) => textPixels(s, fs).w;
+  const unitsW = textW(r.units);
   const barY = top + 6;
-  const barH = 14;
-  const labelY = barY + barH + 4;
+  const labelY = barY + BAR_H + 5;
   const s = r.scale;
+  const labels = s.classes ? s.classes.map((c) => c.label) : s.ticks.map(tickLabel);
+  const firstW = textW(labels[0] ?? '');
+  const lastW = textW(labels[labels.length - 1] ?? '');
+  const x0 = s.classes ? MARGIN : MARGIN + Math.ceil(firstW / 2);
+  const x1 = Math.max(x0 + 20, Math.min(width - MARGIN - unitsW - 8, width - MARGIN - Math.ceil(lastW / 2)));
   if (s.classes) {
     const step = (x1 - x0) / s.classes.length;
+    const every = thinning(s.classes.map((c) => textW(c.label)), step);
     s.classes.forEach((c, i) => {
       const a = Math.round(x0 + i * step);
-      for (let x = a; x < Math.round(a + step) - 2; x++) for (let y = barY; y < barY + barH; y++) put(x, y, c.colour);
-      text(c.label, a, labelY);
+      for (let x = a; x < Math.round(a + step) - 2; x++) for (let y = barY; y < barY + BAR_H; y++) put(x, y, c.colour);
+      if (i % every === 0) text(c.label, a, labelY);
     });
   } else {
+    const xOf = (v: number) => Math.round(x0 + ((v - s.min) / (s.max - s.min)) * (x1 - x0 - 1));
     for (let x = x0; x < x1; x++) {
       const c = s.colour(s.min + ((x - x0) / (x1 - x0 - 1)) * (s.max - s.min));
-      for (let y = barY; y < barY + barH; y++) put(x, y, c);
+      for (let y = barY; y < barY + BAR_H; y++) put(x, y, c);
     }
-    const ticks = 4;
-    for (let i = 0; i <= ticks; i++) {
-      const v = s.min + (i / ticks) * (s.max - s.min);
-      const label = String(Math.round(v * 100) / 100);
-      const lw = textPixels(label, 2).w;
-      const x = Math.round(x0 + (i / ticks) * (x1 - x0 - 1));
-      for (let y = barY + barH; y < barY + barH + 3; y++) put(x, y, [0, 0, 0]);
-      text(label, Math.min(Math.max(0, x - lw / 2), x1 - lw), labelY);
-    }
+    const widths = labels.map(textW);
+    const every = thinning(widths, (x1 - x0) / Math.max(1, labels.length - 1));
+    s.ticks.forEach((v, i) => {
+      const x = xOf(v);
+      for (let y = barY + BAR_H; y < barY + BAR_H + 3; y++) put(x, y, [0, 0, 0]);
+      if (i % every !== 0 && i !== labels.length - 1) return;
+      const lw = widths[i]!;
+      text(labels[i]!, Math.min(Math.max(MARGIN, Math.round(x - lw / 2)), width - MARGIN - lw), labelY);
+    });
   }
-  text(r.units, width - unitsW - 6, barY + (barH - GLYPH_H * 2) / 2);
+  text(r.units, width - MARGIN - unitsW, barY + Math.round((BAR_H - GLYPH_H * fs) / 2));
+}
+
+/** Pixels per font pixel: 2 where the map is wide enough for it. */
+function fontScale(width: number): number {
+  return width >= 320 ? 2 : 1;
+}
+
+/** Label every n-th tick so that neighbouring labels keep a gap (n = 1 when they all fit). */
+function thinning(widths: number[], spacing: number): number {
+  const widest = Math.max(0, ...widths);
+  return Math.max(1, Math.ceil((widest + 8) / Math.max(1, spacing)));
+}
+
+/** A tick as printed: its shortest decimal form (ticks are round: 0.02, 2500, -10). */
+function tickLabel(v: number): string {
+  return String(Object.is(v, -0) ? 0 : v);
 }
