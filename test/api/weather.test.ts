@@ -71,7 +71,7 @@ describe('weather.php over a full nwp store and a DEM', () => {
     const tPoint = tGrid + 0.0065 * (gridElevation - 380);
     expect(body.temperature).toBeCloseTo(tPoint, 1); // 27.43 → 27.4
     expect(body.temperature).toBe(27.4);
-    expect(body.temperature_source).toBe('nwp 2.2 km bilinear, altitude-corrected 317 m → 380 m (alt), lapse 6.5 K/km');
+    expect(body.temperature_source).toBe('nwp fixture 2.2 km bilinear, altitude-corrected 317 m → 380 m (alt), lapse 6.5 K/km');
     // RH kept from the grid pair (T, T − 8); dew point recomputed at the corrected temperature
     const rh = (100 * ew(tGrid - 8)) / ew(tGrid);
     expect(Math.abs(body.humidity - rh)).toBeLessThanOrEqual(0.6);
@@ -115,7 +115,7 @@ describe('weather.php over a full nwp store and a DEM', () => {
     const tPoint = gridTempAt(10.5) + 0.0065 * (gridElevation - demElevation); // 26.107
     expect(body.temperature).toBe(Math.round(tPoint * 10) / 10);
     expect(body.temperature).toBe(26.1);
-    expect(body.temperature_source).toBe('nwp 2.2 km bilinear, altitude-corrected 317 m → 584 m (dem), lapse 6.5 K/km');
+    expect(body.temperature_source).toBe('nwp fixture 2.2 km bilinear, altitude-corrected 317 m → 584 m (dem), lapse 6.5 K/km');
     // the trend is corrected identically at both times, so it is the grid's own
     expect(body.temperature_trend_3h.delta).toBe(1.5);
   });
@@ -126,7 +126,7 @@ describe('weather.php over a full nwp store and a DEM', () => {
     const x = (lon - NWP_GRID.x0) / NWP_GRID.dx;
     const t = (h: number) => bilinearByHand((i, j) => MAIN.temperature(i, j, h), x, PY);
     expect(body.temperature).toBe(Math.round(((t(10) + t(11)) / 2) * 10) / 10);
-    expect(body.temperature_source).toBe('nwp 2.2 km bilinear, not altitude-corrected (no point elevation)');
+    expect(body.temperature_source).toBe('nwp fixture 2.2 km bilinear, not altitude-corrected (no point elevation)');
   });
 
   it("uses the product's weather code where all neighbours agree", async () => {

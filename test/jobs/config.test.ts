@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseJobsConfig, JobsConfigError, DEFAULT_PRODUCTS, loadJobsConfig } from '../../jobs/config.js';
 import { configuredIngestJob, httpFiles, ingestJobId, runForTick } from '../../jobs/ingest-job.js';
@@ -170,5 +171,41 @@ describe('docs/jobs.md example: DWD ICON-EU open data (jobs/examples/dwd-icon-eu
       decompress: 'bzip2',
     });
     expect(config.products.cams!.source).toEqual({ kind: 'inbox', dir: 'inbox/cams', settleSeconds: 30 });
+  });
+});
+
+describe('jobs/examples/italy.jobs.json: the production configuration for Italy', () => {
+  const path = resolve(import.meta.dirname, '../../jobs/examples/italy.jobs.json');
+
+  it('loads through the config schema: nwp ICON-2I on MeteoHub with the ICON-EU fallback, nwp-soil, cams from the ADS as netcdf_zip', async () => {
+    const config = await loadJobsConfig('/data', { METEOPUNTO_JOBS_CONFIG: path });
+    expect(Object.keys(config.products).sort()).toEqual(['cams', 'nwp', 'nwp-soil']);
+    const nwp = config.products.nwp!;
+    expect(nwp.source).toMatchObject({ kind: 'meteohub', root: 'https://meteohub.agenziaitaliameteo.it', dataset: 'ICON_2I_SURFACE_PRESSURE_LEVELS', lateAfterHours: 18 });
+    expect(nwp.fallback?.model).toBe('DWD ICON-EU');
+    const cams = config.products.cams!.source;
+    expect(cams).toMatchObject({ kind: 'ads', keyEnv: 'METEOPUNTO_ADS_KEY', request: { data_format: 'netcdf_zip' } });
+    // The fallback's newest run at 16:30 UTC (published 4 h after its time, every 6 h): 12Z, 73 steps of 11 variables + HSURF.
+    const { id, data } = configuredIngestJob('/data', 'nwp', { ...nwp.fallback!, source: nwp.fallback!.source }, { now: new Date('2026-11-21T16:30:00Z'), trigger: 'schedule' });
+    expect(id).toBe('nwp@2026-11-21T12Z');
+    if (data.source.kind !== 'http') throw new Error('expected http');
+    expect(data.source.files).toHaveLength(11 * 73 + 1);
+    expect(data.source.files[0]!.url).toBe('https://opendata.dwd.de/weather/nwp/icon-eu/grib/12/t_2m/icon-eu_europe_regular-lat-lon_single-level_2026112112_000_T_2M.grib2.bz2');
+  });
+
+  it('names each provider root once and no credential: a mirror is one setting, the ADS key an environment variable', () => {
+    const text = readFileSync(path, 'utf8');
+    const hosts = [...text.matchAll(/https?:\/\/([^/"]+)/g)].map((m) => m[1]);
+    expect(hosts.sort()).toEqual(['ads.atmosphere.copernicus.eu', 'meteohub.agenziaitaliameteo.it', 'meteohub.agenziaitaliameteo.it', 'opendata.dwd.de']);
+    expect(text).not.toMatch(/"(key|token|password|secret)"\s*:/i);
+    const mirrored = parseJobsConfig(JSON.parse(text.replace('https://opendata.dwd.de', 'http://mirror.local')), 'mirror');
+    const { data } = configuredIngestJob('/data', 'nwp', { source: mirrored.products.nwp!.fallback!.source }, { now: new Date('2026-11-21T16:30:00Z'), trigger: 'schedule' });
+    if (data.source.kind !== 'http') throw new Error('expected http');
+    expect(data.source.files.every((f) => f.url.startsWith('http://mirror.local/weather/nwp/icon-eu/grib/'))).toBe(true);
+  });
+
+  it('a URL using {root} without a root, or a fallback behind a source that has no late run, is refused naming where', () => {
+    expect(() => parseJobsConfig({ products: { nwp: { source: { kind: 'http', urls: ['{root}/a.grib'] } } } }, 'x')).toThrow(/\/products\/nwp\/source: a URL uses \{root\} but no root is configured/);
+    expect(() => parseJobsConfig({ products: { nwp: { source: { kind: 'inbox', dir: 'i' }, fallback: { source: { kind: 'http', urls: ['http://a/b'] } } } } }, 'x')).toThrow(/\/products\/nwp\/fallback: only a meteohub source/);
   });
 });

@@ -24,8 +24,19 @@ const ELEVATION = ['elevation'] as const;
 const plans = new WeakMap<Manifest, VariablePlan & { resolution: string }>();
 function planOf(m: Manifest): VariablePlan & { resolution: string } {
   let p = plans.get(m);
-  if (!p) plans.set(m, (p = { ...freeVariablePlan(m), resolution: m.layout === 'periods' ? describePeriodSource(m) : describeResolution(m.grid) }));
+  if (!p) plans.set(m, (p = { ...freeVariablePlan(m), resolution: m.layout === 'periods' ? describePeriodSource(m) : describeForecastSource(m) }));
   return p;
+}
+
+/**
+ * A forecast names the model that made it before its spacing ("nwp ICON-2I
+ * 2.2 km bilinear, …", "nwp DWD ICON-EU 6.9 km …"): with a primary model and
+ * a fallback, the answer says which one it is. Not for a derived grid (its
+ * derivation names its source) nor the sample (its label says what it is).
+ */
+function describeForecastSource(m: Manifest): string {
+  const res = describeResolution(m.grid);
+  return m.source.model && !m.derived_from && m.source.sample !== true ? `${m.source.model} ${res}` : res;
 }
 
 /**

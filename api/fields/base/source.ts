@@ -2,7 +2,7 @@
  * `temperature_source`: one line naming where the temperature came from and
  * what was done to it. Stable structure (tools may parse it):
  *
- *   "<product> <resolution> bilinear, altitude-corrected <zg> m → <zp> m (<alt|dem>), lapse 6.5 K/km"
+ *   "<product> [<model>] <resolution> bilinear, altitude-corrected <zg> m → <zp> m (<alt|dem>), lapse 6.5 K/km"
  *   "<product> <resolution> bilinear, not altitude-corrected (no grid elevation)"
  *   "<product> <resolution> bilinear, not altitude-corrected (no point elevation)"
  *
