@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { EAQI_BANDS_2024, europeanAqi, europeanAqiLevel, europeanAqiSubIndex } from '../../science/index.js';
+import { europeanAqi, europeanAqiLevel, europeanAqiSubIndex } from '../../science/index.js';
 
 describe('europeanAqi (EEA 2024 bands, continuous sub-index)', () => {
-  it('maps each band edge to a multiple of 20', () => {
-    for (const [p, edges] of Object.entries(EAQI_BANDS_2024)) {
-      edges.forEach((e, k) => expect(europeanAqiSubIndex(p as keyof typeof EAQI_BANDS_2024, e)).toBeCloseTo(20 * k, 9));
+  it('maps each band edge of the published table to a multiple of 20', () => {
+    // EEA 2024 thresholds, µg/m³, written out from the publication (not the code's copy).
+    const published = {
+      pm2_5: [0, 5, 15, 50, 90, 140],
+      pm10: [0, 15, 45, 120, 195, 270],
+      nitrogen_dioxide: [0, 10, 25, 60, 100, 150],
+      ozone: [0, 60, 100, 120, 160, 180],
+      sulphur_dioxide: [0, 20, 40, 125, 190, 275],
+    } as const;
+    for (const [p, edges] of Object.entries(published)) {
+      edges.forEach((e, k) => expect(europeanAqiSubIndex(p as keyof typeof published, e)).toBeCloseTo(20 * k, 9));
     }
   });
 

@@ -41,6 +41,15 @@ describe('fitTemperatureGradient', () => {
     expect(f.gradientKPerKm).toBeLessThan(7.1);
   });
 
+  // The bounds' reasons (science/lapse-rate.ts): dry adiabatic −9.8 K/km and
+  // valley inversions of up to +20 K/km on clear winter nights.
+  it('keeps gradients inside [−10, +20] K/km, a 15 K/km winter inversion included, and clips beyond', () => {
+    for (const [g, want] of [[15, 15], [19.5, 19.5], [24, 20], [-9.5, -9.5], [-12, -10]] as const) {
+      const f = fitTemperatureGradient(...Object.values(field(g, 0.05, -6)) as [number[], number[]]);
+      expect(f.gradientKPerKm, `gradient ${g}`).toBeCloseTo(want, 1);
+    }
+  });
+
   it('bounds what is not physical, and falls back on flat ground, noise or too few cells', () => {
     expect(fitTemperatureGradient(...Object.values(field(-25, 0.1)) as [number[], number[]]).gradientKPerKm).toBe(-10);
     const flat = fitTemperatureGradient(Array(81).fill(10), Array.from({ length: 81 }, (_, k) => 300 + (k % 3)));
