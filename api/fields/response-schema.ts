@@ -12,6 +12,7 @@ import { BUILDERS, ELAPSED_FIELD } from './registry.js';
 import { PLAN_LABEL } from '../access/plans.js';
 import type { DeveloperFields } from './developer/schema.js';
 import { errorResponses } from '../weather/schema.js';
+import { WEATHER_EXAMPLE } from '../weather/example.js';
 import type { FreeFields } from './base/schema.js';
 
 export function responseSchema(builders: readonly FieldBuilder[]): TSchema {
@@ -33,4 +34,14 @@ export function responseSchema(builders: readonly FieldBuilder[]): TSchema {
 /** The response as the route sees it: the Free fields always, the others when selected. */
 export type WeatherResponse = FreeFields & Partial<DeveloperFields> & Record<string, unknown> & { elapsed_ms: number };
 
-export const weatherResponses = { 200: responseSchema(BUILDERS), ...errorResponses } as const;
+const okSchema = responseSchema(BUILDERS);
+
+export const weatherResponses = {
+  // The document's example is a real answer (../weather/example.ts), not one generated from the types.
+  200: Type.Unsafe<WeatherResponse>({
+    ...okSchema,
+    description: "the fields of the key's plan (or of `fields=`) at the point, as JSON",
+    examples: [WEATHER_EXAMPLE],
+  }),
+  ...errorResponses,
+} as const;

@@ -12,6 +12,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { API_VERSION } from './api-version.js';
+import { FIELD_GROUPS } from '../fields/registry.js';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -30,9 +31,38 @@ method an endpoint does not answer (HEAD on weather.php and widget.php, POST,
 ...) is 405 METHOD_NOT_ALLOWED with Allow. Every API answer carries
 \`X-API-Version: ${API_VERSION}\`.`;
 
+/**
+ * The one inline style swagger-ui draws: the `<style>` of its top bar's logo
+ * (an SVG, swagger-ui-standalone-preset.js), allowed by its SHA-256 rather
+ * than by 'unsafe-inline' (without it the page logs a CSP violation).
+ */
+const SWAGGER_LOGO_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+
 const DOCS_CSP =
   "default-src 'self'; base-uri 'self'; font-src 'self' data:; frame-ancestors 'self'; img-src 'self' data:; " +
-  "object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self'";
+  `object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' ${SWAGGER_LOGO_STYLE}`;
+
+interface OpenApiObject {
+  paths?: Record<string, { get?: { parameters?: Array<Record<string, unknown> & { name: string }> } }>;
+}
+
+/**
+ * weather.php's `fields` (the one `fields` parameter) as the document gives it: a comma list of the
+ * field groups (an array, style form, explode false), so a client or a
+ * generator sees the allowed names. The route validates it as a string and
+ * names an unknown group itself (api/access/gating.ts), which a schema
+ * pattern would turn into a generic message.
+ */
+function fieldsAsList(doc: OpenApiObject): void {
+  for (const item of Object.values(doc.paths ?? {})) {
+    const fields = item.get?.parameters?.find((p) => p.name === 'fields');
+    if (!fields) continue;
+    const { description } = fields.schema as { description?: string };
+    fields.schema = { type: 'array', items: { type: 'string', enum: [...FIELD_GROUPS] }, minItems: 1, ...(description ? { description } : {}) };
+    fields.style = 'form';
+    fields.explode = false;
+  }
+}
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -53,6 +83,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
     hideUntagged: true,
+    transformObject: (d) => {
+      const doc = 'openapiObject' in d ? d.openapiObject : d.swaggerObject;
+      fieldsAsList(doc as unknown as OpenApiObject);
+      return doc;
+    },
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
   // validatorUrl null: the page would otherwise fetch a badge from validator.swagger.io; the CSP

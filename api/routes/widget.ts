@@ -26,8 +26,9 @@ import type { FreeFields } from '../fields/base/schema.js';
 import { WIDGET_SECURITY } from '../plugins/openapi.js';
 import { CONTENT_TYPE, renderRefusal, renderWidget } from '../widget/render.js';
 import { refusalReason } from '../widget/refusal.js';
-import { presentationOf, WidgetQuerySchema, type Presentation, type WidgetQuery } from '../widget/schema.js';
+import { presentationOf, WidgetHeadersSchema, WidgetQuerySchema, type Presentation, type WidgetQuery } from '../widget/schema.js';
 import { iframeCsp } from '../widget/documents.js';
+import { widgetResponses } from '../widget/responses.js';
 import { widgetView } from '../widget/view.js';
 import { toObserveRequest } from './weather.js';
 import { route } from '../router/route.js';
@@ -108,7 +109,8 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
         description: 'An HTML page (mode=iframe) or a script drawing the box where its tag stands (mode=js), in Italian, self-contained. One load uses one request of the key\'s quota. Refusals are drawn in the box with their status (docs/widget.md).',
         security: WIDGET_SECURITY,
         querystring: WidgetQuerySchema,
-        response: { '2xx': { type: 'string', description: 'mode=iframe: text/html page; mode=js: text/javascript' } },
+        headers: WidgetHeadersSchema,
+        response: widgetResponses,
       },
       config: { endpoint: 'widget' },
       // HEAD would draw the box and spend quota for headers alone (browsers load scripts and frames with GET): 405, as weather.php.

@@ -41,7 +41,17 @@ export const errorResponses = {
   401: errorSchema(401),
   403: errorSchema(403),
   404: errorSchema(404),
+  405: methodNotAllowedResponse(),
   429: errorSchema(429),
   500: errorSchema(500),
   503: errorSchema(503),
 } as const;
+
+/** 405, for a method the path does not answer (HEAD, POST, ...): the error, and `Allow` naming the methods it does. */
+export function methodNotAllowedResponse() {
+  return Type.Unsafe<{ error: { code: string; message: string } }>({
+    ...errorResponseSchema(405),
+    description: 'METHOD_NOT_ALLOWED: the path asked with a method it does not answer (HEAD, POST, ...; this operation is GET)',
+    headers: { Allow: { type: 'string', description: 'the methods the path answers: GET' } },
+  });
+}

@@ -34,6 +34,11 @@ export const WidgetQuerySchema = Type.Composite([
 ]);
 export type WidgetQuery = Static<typeof WidgetQuerySchema>;
 
+/** The one request header the box reads: without `mode`, what the browser is loading picks it. */
+export const WidgetHeadersSchema = Type.Object({
+  'sec-fetch-dest': Type.Optional(Type.String({ description: 'sent by browsers: `iframe` (or `frame`) without mode= answers the HTML page; `script` in mode=js sends a refusal as 200 (X-Meteopunto-Status)' })),
+});
+
 /** The presentation a request asks for, from its raw query (used for refusals too, where validation failed). */
 export interface Presentation {
   mode: WidgetMode;

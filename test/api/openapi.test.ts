@@ -4,13 +4,19 @@
  * the generator), and live answers of a real server over the sample data —
  * weather.php for each plan, and its 400, 401, 403, 404 and 429 refusals —
  * validate against the document's own schemas (Ajv, JSON Schema 2020-12),
- * so the document cannot drift from what the server sends. /docs is served
- * without any other host.
+ * so the document cannot drift from what the server sends. @apidevtools/
+ * swagger-parser validates it too. Issue 28 item 8: widget.php's answers
+ * (text/html, text/javascript; its refusals; 405 in JSON) and weather.php's
+ * 405 are described with their content types, `fields` is a list of the
+ * allowed groups, the 200 answers have a description and weather.php's a
+ * real example. /docs is served without any other host (its CSP in
+ * Chromium: openapi-docs-page.test.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,11 +25,12 @@ import { FileKeyStore, keysFilePath } from '../../api/access/key-store-file.js';
 import { generateKey } from '../../api/access/key-format.js';
 import type { Plan } from '../../api/access/contract.js';
 import { buildSampleDataset } from '../../ingest/sample/build.js';
+import { FIELD_GROUPS } from '../../api/fields/registry.js';
 
 interface OpenApiDoc {
   info: { version: string };
   components: { securitySchemes: Record<string, { type: string; in: string; name: string }> };
-  paths: Record<string, { get: { parameters: Array<{ name: string; description?: string }>; responses: Record<string, { content?: Record<string, { schema: object }> }> } }>;
+  paths: Record<string, { get: { parameters: Array<{ name: string; description?: string; schema?: object; style?: string; explode?: boolean }>; responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: object; example?: unknown }> }> } }>;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'mp-openapi-'));
@@ -73,6 +80,7 @@ describe('the API document', () => {
     const result = await new Validator().validate(doc as unknown as Parameters<Validator['validate']>[0]);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
     expect(doc.info.version).toBe('2.0');
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/weather.php', '/api/v1/widget.php', '/healthz']));
     expect(Object.keys(doc.paths).some((p) => p.startsWith('/admin') || p.startsWith('/metrics'))).toBe(false);
@@ -115,6 +123,64 @@ describe('the API document', () => {
     for (let i = 0; i < 3 && last.status !== 429; i++) last = await weather('lat=41.9&lon=12.5', keys.free);
     expect(last.status).toBe(429);
     expect(errorsAgainst('/api/v1/weather.php', 429, last.body)).toBe('');
+  });
+
+  it('issue 28 item 8: every answer of weather.php and widget.php is described, with its content type', async () => {
+    const weatherR = doc.paths['/api/v1/weather.php']!.get.responses;
+    const widgetR = doc.paths['/api/v1/widget.php']!.get.responses;
+    expect(Object.keys(weatherR).sort()).toEqual(['200', '400', '401', '403', '404', '405', '429', '500', '503']);
+    expect(Object.keys(widgetR).sort()).toEqual(['200', '400', '401', '403', '404', '405', '429', '500', '503']);
+    for (const [status, r] of [...Object.entries(weatherR), ...Object.entries(widgetR)]) expect(r.description, status).not.toBe('Default Response');
+    for (const status of ['200', '400', '401', '403', '404', '429', '503']) {
+      expect(Object.keys(widgetR[status]!.content!).sort(), status).toEqual(['text/html', 'text/javascript']);
+    }
+    expect(Object.keys(widgetR['405']!.content!)).toEqual(['application/json']);
+    expect(widgetR['405']!.headers).toHaveProperty('Allow');
+    // Live answers carry the listed media type, for each mode and for a refusal.
+    const live: Array<[string, string, number]> = [
+      [`lat=40.80&lon=14.20&mode=iframe&key=${keys.business}`, 'text/html', 200],
+      [`lat=40.80&lon=14.20&mode=js&key=${keys.business}`, 'text/javascript', 200],
+      [`lat=99&lon=14.20&mode=iframe&key=${keys.business}`, 'text/html', 400],
+      ['lat=40.80&lon=14.20&mode=js', 'text/javascript', 401],
+    ];
+    for (const [query, type, status] of live) {
+      const r = await fetch(`${base}/api/v1/widget.php?${query}`);
+      expect(r.status, query).toBe(status);
+      expect(r.headers.get('content-type')!.split(';')[0]).toBe(type);
+      expect(Object.keys(widgetR[String(status)]!.content!)).toContain(type);
+    }
+    for (const path of ['/api/v1/weather.php', '/api/v1/widget.php']) {
+      const head = await fetch(`${base}${path}?lat=40.80&lon=14.20&api_key=${keys.business}`, { method: 'HEAD' });
+      expect(head.status).toBe(405);
+      const post = await fetch(`${base}${path}?lat=40.80&lon=14.20`, { method: 'POST' });
+      expect(post.status).toBe(405);
+      const validate = ajv.compile(schemaOf(path, 405));
+      expect(validate(await post.json()), ajv.errorsText(validate.errors)).toBe(true);
+    }
+  });
+
+  it('issue 28 item 8: fields is a comma list of the allowed groups, each of which a Business key gets', async () => {
+    const fields = doc.paths['/api/v1/weather.php']!.get.parameters.find((p) => p.name === 'fields')!;
+    expect(fields).toMatchObject({ style: 'form', explode: false, schema: { type: 'array', items: { type: 'string', enum: [...FIELD_GROUPS] } } });
+    for (const g of FIELD_GROUPS) expect((await weather(`lat=40.80&lon=14.20&fields=${g}`, keys.business)).status, g).toBe(200);
+    expect((await weather(`lat=40.80&lon=14.20&fields=${FIELD_GROUPS.join(',')}`, keys.business)).status).toBe(200);
+    expect((await weather('lat=40.80&lon=14.20&fields=weather', keys.business)).status).toBe(400);
+  });
+
+  it("issue 28 item 8: weather.php's 200 example is a real answer: it validates and has a live Business answer's fields", async () => {
+    const example = doc.paths['/api/v1/weather.php']!.get.responses['200']!.content!['application/json']!.example as Record<string, unknown>;
+    expect(example).toBeTypeOf('object');
+    expect(errorsAgainst('/api/v1/weather.php', 200, example)).toBe('');
+    const r = await weather('lat=40.80&lon=14.20', keys.business);
+    // The same fields, and the same fields inside each group (values, and nulls, change with the hour).
+    const live = r.body as Record<string, unknown>;
+    expect(Object.keys(example).sort()).toEqual(Object.keys(live).sort());
+    const isObject = (v: unknown): v is object => v !== null && typeof v === 'object';
+    for (const [k, v] of Object.entries(example)) {
+      if (isObject(v) && isObject(live[k])) expect(Object.keys(v).sort(), k).toEqual(Object.keys(live[k]).sort());
+    }
+    const widgetExample = doc.paths['/api/v1/widget.php']!.get.responses['200']!.content!['text/html']!.example;
+    expect(widgetExample).toMatch(/^<!doctype html>/);
   });
 
   it('/docs shows the document with nothing from another host', async () => {
