@@ -8,6 +8,8 @@ import { checkEnvironment, ConfigError } from '../config/environment.js';
 import { processEnv } from '../config/process-env.js';
 import { secretValues } from '../config/redaction.js';
 import { redactCliOutput } from './redacted-output.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { joinNegativeValues } from './argv.js';
 
 type CommandModule = { run(argv: string[]): Promise<number> };
 
@@ -25,16 +27,27 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`);
-  return `usage: meteopunto <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nenvironment: METEOPUNTO_DATA (data directory, default ./data), REDIS_URL, PORT, ... (docs/configuration.md)`;
+  return `usage: meteopunto <command> [options]\n\ncommands:\n${lines.join('\n')}\n\n\`meteopunto <command> --help\` and \`meteopunto <command> <subcommand> --help\` say more; --version prints the version.\n\nenvironment: METEOPUNTO_DATA (data directory, default ./data), REDIS_URL, PORT, ... (docs/configuration.md)`;
+}
+
+/** package.json's version: one level up from cli/main.ts, two from dist/cli/main.js. */
+function version(): string {
+  const near = new URL('../package.json', import.meta.url);
+  const file = existsSync(near) ? near : new URL('../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...rest] = joinNegativeValues(argv);
   // Before anything is written: every message passes the redaction rule (./redacted-output.ts).
   redactCliOutput(name ?? '', secretValues(processEnv()));
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(usage());
     return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    console.log(`meteopunto ${version()}`);
+    return 0;
   }
   const cmd = COMMANDS[name];
   if (!cmd) {

@@ -116,6 +116,12 @@ export function describeResolution(grid: GridDef): string {
   return km < 1 ? `${Math.round(km * 1000)} m` : `${km.toFixed(km < 10 ? 1 : 0)} km`;
 }
 
+/** The grid's steps as printed: three significant digits (0.0417°, not 0.04166666559°), both when they differ (0.03° × 0.025°). */
+export function gridSteps(grid: GridDef): string {
+  const deg = (v: number) => `${Number(v.toPrecision(3))}°`;
+  return Math.abs(grid.dx - grid.dy) < 1e-9 ? deg(grid.dx) : `${deg(grid.dx)} × ${deg(grid.dy)}`;
+}
+
 export function sameGrid(a: GridDef, b: GridDef, tolDeg = 1e-6): boolean {
   if (a.kind !== b.kind || a.nx !== b.nx || a.ny !== b.ny) return false;
   const close = (p: number, q: number) => Math.abs(p - q) <= tolDeg;

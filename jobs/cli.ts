@@ -26,6 +26,46 @@ const USAGE = `usage: meteopunto jobs <command>
 
 Needs REDIS_URL. Run times are UTC: 2026-11-21T12, 2026-11-21T12:00Z or 2026112112.`;
 
+/** `jobs <command> --help`: what the command does and its options. */
+const HELP: Record<string, string> = {
+  enqueue: `usage: meteopunto ${ENQUEUE_USAGE}
+
+Queues an ingest of <product>: of its configured source for a run, or of local files.
+Shows progress until the job completes (exit 0) or fails (exit 1).
+
+options:
+  --run <time>     the model run, UTC: 2026-11-21T12, 2026-11-21T12:00Z or 2026112112
+                   (default: the newest run the source's cycle says is published)
+  --file <path>    ingest this file instead (repeatable; the workers must be able to read it)
+  --no-wait        return once queued
+
+Needs REDIS_URL.`,
+  status: `usage: meteopunto jobs status [--json]
+
+Queue counts, each product's last success and data age, and recent failures with their reasons.
+
+options:
+  --json    the same as JSON
+
+Needs REDIS_URL.`,
+  retry: `usage: meteopunto ${RETRY_USAGE}
+
+Runs a failed (or completed) ingest job again, by the id jobs status shows.
+
+options:
+  --no-wait    return once queued
+
+Needs REDIS_URL.`,
+  schedules: `usage: meteopunto jobs schedules [--json]
+
+The configured schedules and when each runs next.
+
+options:
+  --json    the same as JSON
+
+Needs REDIS_URL.`,
+};
+
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (!sub || sub === '--help' || sub === '-h' || sub === 'help') {
@@ -33,9 +73,8 @@ export async function run(argv: string[]): Promise<number> {
     return sub ? 0 : 2;
   }
   const cmd = SUBCOMMANDS[sub];
-  // `<command> --help`: the usage lists every command's options.
   if (Object.hasOwn(SUBCOMMANDS, sub) && (rest.includes('--help') || rest.includes('-h'))) {
-    console.log(USAGE);
+    console.log(HELP[sub] ?? USAGE);
     return 0;
   }
   if (!cmd) {

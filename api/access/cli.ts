@@ -26,6 +26,31 @@ const USAGE = `usage: meteopunto keys <command>
   set-plan <prefix> <plan>
 keys live in Redis when REDIS_URL is set, else in $METEOPUNTO_DATA/keys.json`;
 
+/** `keys <command> --help`: what the command does and its arguments. */
+const HELP: Record<string, string> = {
+  create: `usage: meteopunto keys create --plan ${PLANS.join('|')} [--widget] [--name <label>] [--origins <origin,...>]
+
+Issues a new API key and prints it once; only its SHA-256 is stored.
+
+options:
+  --plan <plan>        ${PLANS.join(', ')} (required): quotas and field groups (docs/access.md)
+  --widget             a widget key, for widget.php embedded in a page (sent by browsers)
+  --name <label>       a label shown by keys list
+  --origins <list>     widget keys: the https origins allowed to embed it, comma-separated`,
+  list: `usage: meteopunto keys list
+
+Every key: prefix, plan, kind, name, created and revoked times (UTC). No options.`,
+  show: `usage: meteopunto keys show <prefix>
+
+One key by its 8-character prefix (as keys list shows it), with today's and this minute's usage when REDIS_URL is set.`,
+  revoke: `usage: meteopunto keys revoke <prefix>
+
+Stops the key at once, on every API process sharing the key store. The record stays, marked revoked.`,
+  'set-plan': `usage: meteopunto keys set-plan <prefix> <plan>
+
+Moves the key to another plan (${PLANS.join(', ')}): its quotas and field groups (docs/access.md).`,
+};
+
 /** A mistake in the command line: printed with the usage, exit 2. */
 class UsageError extends Error {}
 
@@ -36,9 +61,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = processEnv())
     return command ? 0 : 2;
   }
   const handler = COMMANDS[command];
-  // `<command> --help`: the usage lists every command's options.
   if (handler && (rest.includes('--help') || rest.includes('-h'))) {
-    console.log(USAGE);
+    console.log(HELP[command] ?? USAGE);
     return 0;
   }
   if (!handler) {

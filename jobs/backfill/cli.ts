@@ -28,10 +28,35 @@ const USAGE = `usage: meteopunto backfill <command>
 
 Needs REDIS_URL and running workers; sources come from "backfill" in the jobs configuration (docs/history.md).`;
 
+/** `backfill <command> --help`: what the command does and its options. */
+const HELP: Record<string, string> = {
+  reanalysis: `usage: meteopunto backfill reanalysis --from <year> --to <year> [--source era5|20crv3|auto] [--force] [--no-wait]
+
+Enqueues one ingest job per year of the reanalysis product, prints a disk estimate, then follows
+the years with progress until each is published or failed.
+
+options:
+  --from <year>      first year (${HISTORY_START_YEAR} at the earliest)
+  --to <year>        last year (at most the current one)
+  --source <s>       era5 (from 1940), 20crv3, or auto: ERA5 from 1940, 20CRv3 before (default)
+  --force            redo years already published
+  --no-wait          return once queued
+
+Needs REDIS_URL and running workers; sources come from "backfill" in the jobs configuration (docs/history.md).`,
+  status: `usage: meteopunto backfill status [--json]
+
+Years of the reanalysis product published, running, waiting, failed (with the reason) and missing.
+
+options:
+  --json    the same as JSON
+
+Needs REDIS_URL.`,
+};
+
 export async function run(argv: string[], out: NodeJS.WriteStream = process.stderr): Promise<number> {
   const [sub, ...rest] = argv;
   if ((sub === 'reanalysis' || sub === 'status') && (rest.includes('--help') || rest.includes('-h'))) {
-    console.log(USAGE);
+    console.log(HELP[sub]);
     return 0;
   }
   try {

@@ -9,6 +9,7 @@
  * line per tenth otherwise (logs, CI).
  */
 import { join } from 'node:path';
+import { gridSteps } from '../../geo/grid.js';
 import { dataDir, productDir } from '../../config/paths.js';
 import { inventory, humanBytes, storeOnDisk, type ProductOnDisk } from './inventory.js';
 import { planGc, applyGc } from './gc-plan.js';
@@ -58,7 +59,7 @@ export function ls(json: boolean): number {
     const total = p.stores.reduce((a, s) => a + s.versions.reduce((b, v) => b + v.bytes, 0) + s.temps.reduce((b, t) => b + t.bytes, 0), 0);
     const first = p.stores.find((s) => s.manifest)?.manifest;
     const g = first?.grid;
-    console.log(`${p.product}${first?.source.sample ? '  (SAMPLE DATA)' : ''}  ${humanBytes(total)}${g ? `  grid ${g.kind === 'rotated_ll' ? 'rotated ' : ''}${g.nx} × ${g.ny}, ${g.dx}°` : ''}${p.periods ? `  ${p.stores.length} periods` : ''}`);
+    console.log(`${p.product}${first?.source.sample ? '  (SAMPLE DATA)' : ''}  ${humanBytes(total)}${g ? `  grid ${g.kind === 'rotated_ll' ? 'rotated ' : ''}${g.nx} × ${g.ny}, ${gridSteps(g)}` : ''}${p.periods ? `  ${p.stores.length} periods` : ''}`);
     for (const s of p.stores) {
       const m = s.manifest;
       const head = p.periods ? `  ${s.key.split('/')[1]}` : ' ';

@@ -14,6 +14,7 @@ import { TileError } from '../errors.js';
 import { scaleFor } from './render/colour-scale.js';
 import { renderMap } from './render/map.js';
 import { OpsUsageError } from './cli-ops.js';
+import { notPublished } from './products-on-disk.js';
 
 export interface RenderArgs {
   product: string;
@@ -27,7 +28,7 @@ export async function render(a: RenderArgs): Promise<number> {
   const width = a.width === undefined ? 800 : Number(a.width);
   if (!Number.isInteger(width) || width < 64 || width > 4096) throw new OpsUsageError(`--width must be an integer in 64..4096, got '${a.width}'`);
   const v = openLiveVersion(dataDir(), a.product);
-  if (!v) throw new TileError('PRODUCT_NOT_PUBLISHED', `no tiles published for product '${a.product}' in ${dataDir()}`, { product: a.product });
+  if (!v) throw notPublished(a.product);
   const m = v.manifest;
   const info = m.variables[a.variable];
   if (!info) throw new OpsUsageError(`product '${a.product}' has no variable '${a.variable}' (it has: ${Object.keys(m.variables).join(', ')})`);

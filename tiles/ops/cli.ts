@@ -12,28 +12,20 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { dataDir } from '../../config/paths.js';
-import { describeResolution } from '../../geo/grid.js';
+import { describeResolution, gridSteps } from '../../geo/grid.js';
 import { TileStore } from '../read/reader.js';
 import { TileError } from '../errors.js';
 import type { Manifest } from '../manifest.js';
 import * as ops from './cli-ops.js';
-
-const USAGE = `usage:
-  meteopunto tiles point <product> --lat <deg> --lon <deg> [--time <ISO 8601>] [--var <name>]... [--json]
-  meteopunto tiles info <product> [--json]
-  meteopunto tiles ls [--json]
-  meteopunto tiles verify <product>[/<year>] [--version <v>]
-  meteopunto tiles gc [--dry-run]
-  meteopunto tiles render <product> --var <name> [--time <ISO 8601>] [--out file.png] [--width n]
-
---time defaults to now; the data directory is $METEOPUNTO_DATA (default ./data).`;
+import { TILES_USAGE as USAGE, tilesHelp } from './cli-help.js';
+import { notPublished } from './products-on-disk.js';
 
 /** Exit codes: 0 ok, 1 no data for the request, 2 bad usage. */
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  // `<subcommand> --help`: the usage lists every subcommand's options.
+  // `<subcommand> --help`: what it does, its options (point, render: the variables there are).
   if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(USAGE);
+    console.log(tilesHelp(sub ?? '', dataDir()) ?? USAGE);
     return 0;
   }
   try {
@@ -122,7 +114,7 @@ async function point(args: string[]): Promise<number> {
   const timeMs = timeArg(o.time);
   const store = new TileStore(dataDir());
   const m = store.manifest(product);
-  if (!m) throw new TileError('PRODUCT_NOT_PUBLISHED', `no tiles published for product '${product}' in ${dataDir()}`, { product });
+  if (!m) throw notPublished(product);
   const variables = o.var;
   const unknown = variables?.filter((v) => !(v in m.variables)) ?? [];
   if (unknown.length) throw new UsageError(`product '${product}' has no variable ${unknown.join(', ')} (it has: ${Object.keys(m.variables).join(', ')})`);
@@ -148,7 +140,7 @@ function info(args: string[]): number {
   const { values: o, positionals } = parse({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false } } });
   const product = productArg(positionals);
   const m = new TileStore(dataDir()).manifest(product);
-  if (!m) throw new TileError('PRODUCT_NOT_PUBLISHED', `no tiles published for product '${product}' in ${dataDir()}`, { product });
+  if (!m) throw notPublished(product);
   console.log(o.json ? JSON.stringify(m, null, 2) : summary(m));
   return 0;
 }
@@ -156,8 +148,8 @@ function info(args: string[]): number {
 function summary(m: Manifest): string {
   const g = m.grid;
   const gridLine = g.kind === 'rotated_ll'
-    ? `rotated lat/lon ${g.nx} × ${g.ny}, ${g.dx}° × ${g.dy}° (${describeResolution(g)}), first cell (${g.x0}, ${g.y0}) rotated, south pole (${g.southPoleLat}, ${g.southPoleLon}), angle ${g.angle}`
-    : `regular lat/lon ${g.nx} × ${g.ny}, ${g.dx}° × ${g.dy}° (${describeResolution(g)}), first cell lat ${g.y0}, lon ${g.x0}`;
+    ? `rotated lat/lon ${g.nx} × ${g.ny}, ${gridSteps(g)} (${describeResolution(g)}), first cell (${g.x0}, ${g.y0}) rotated, south pole (${g.southPoleLat}, ${g.southPoleLon}), angle ${g.angle}`
+    : `regular lat/lon ${g.nx} × ${g.ny}, ${gridSteps(g)} (${describeResolution(g)}), first cell lat ${g.y0}, lon ${g.x0}`;
   const t = m.times;
   const step = t.length > 1 ? `, step ${(Date.parse(t[1]!) - Date.parse(t[0]!)) / 3_600_000} h` : '';
   const vars = Object.entries(m.variables).map(([k, v]) =>

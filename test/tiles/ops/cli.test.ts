@@ -67,7 +67,8 @@ describe('meteopunto tiles', () => {
     expect(noTime.err).toContain('--time must be ISO 8601');
     const missing = cli(root, ['point', 'cams', '--lat', '38', '--lon', '9']);
     expect(missing.code).toBe(1);
-    expect(missing.err).toContain("no tiles published for product 'cams'");
+    expect(missing.err).toContain("no such product 'cams' in");
+    expect(missing.err).toContain('the products there are cosmo, nwp');
     const outside = cli(root, ['point', 'nwp', '--lat', '46', '--lon', '9', '--time', '2026-03-10T01:00Z']);
     expect(outside.code).toBe(1);
     expect(outside.err).toContain('outside the nwp grid');

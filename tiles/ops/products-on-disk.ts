@@ -1,0 +1,25 @@
+/**
+ * Which products the data directory holds, for the tiles CLI's messages:
+ * a product that is not there is named as such, with those that are.
+ */
+import { readdirSync } from 'node:fs';
+import { dataDir, tilesDir } from '../../config/paths.js';
+import { TileError } from '../errors.js';
+
+/** Names of the product directories under `<root>/tiles` (none when it does not exist). */
+export function productNames(root: string): string[] {
+  try {
+    return readdirSync(tilesDir(root), { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Nothing live for `product`: no such product in the data directory (naming those there), or one not yet published. */
+export function notPublished(product: string): TileError {
+  const root = dataDir();
+  const names = productNames(root);
+  if (names.includes(product)) return new TileError('PRODUCT_NOT_PUBLISHED', `no tiles published for product '${product}' in ${root}`, { product });
+  const there = names.length ? `the products there are ${names.join(', ')}` : 'it holds no product yet (`meteopunto demo` builds the sample)';
+  return new TileError('PRODUCT_NOT_PUBLISHED', `no such product '${product}' in ${root}: ${there}`, { product });
+}
