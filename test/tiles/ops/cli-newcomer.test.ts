@@ -7,7 +7,7 @@
  * differ.
  */
 import { spawnSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RegularLatLonGrid } from '../../../geo/grid.js';
 import { writeProductVersion } from '../../../tiles/write/writer.js';
