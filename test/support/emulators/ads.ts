@@ -9,6 +9,8 @@
  *   GET  /api/retrieve/v1/jobs/{jobID}/results                      → {"asset": {"value": {type, href, "file:size"}}};
  *        failed/rejected: 400 problem {type, title, detail, traceback}; not finished: 404 "result not ready"
  *   GET  /download/{jobID}/{file}                                   → the result (no key needed, like the object store)
+ *   POST /api/profiles/v1/account/verification/pat                  → 200 the account when the key is valid (the client's check_authentication)
+ *   GET  /api/retrieve/v1/processes/{dataset}                       → the dataset's process description; 404 for one not in `datasets`
  *
  * The key goes in PRIVATE-TOKEN (401 problem without it). Each submission's
  * fate is a plan the test gives (how many polls it stays accepted/running,
@@ -93,6 +95,8 @@ interface LiveJob {
 export interface AdsEmulatorOptions {
   token: string;
   plan: (s: Submission) => AdsJobPlan | Promise<AdsJobPlan>;
+  /** Datasets the store knows (default: any). */
+  datasets?: string[];
 }
 
 const RETRIEVE = '/api/retrieve/v1';
@@ -166,6 +170,13 @@ export async function startAdsEmulator(opts: AdsEmulatorOptions): Promise<AdsEmu
     }
     if (!rec.authorised) return problem(401, 'Authentication failed', 'Authentication failed: a valid PRIVATE-TOKEN is required');
 
+    if (path === '/api/profiles/v1/account/verification/pat' && req.method === 'POST') return json(200, { id: 'emulated-account', sub: 'emulated-account' });
+    const proc = new RegExp(`^${RETRIEVE}/processes/([^/]+)$`).exec(path);
+    if (proc && req.method === 'GET') {
+      const id = decodeURIComponent(proc[1]!);
+      if (opts.datasets && !opts.datasets.includes(id)) return problem(404, 'Process not found', `Process ${id} not found`);
+      return json(200, { id, title: id, version: '1.0.0', jobControlOptions: ['async-execute'], outputTransmission: ['reference'] });
+    }
     const exec = new RegExp(`^${RETRIEVE}/processes/([^/]+)/execution$`).exec(path);
     if (exec && req.method === 'POST') {
       let inputs: Record<string, unknown>;

@@ -1,0 +1,54 @@
+/**
+ * `meteopunto sources check [--json]`: one line per configured source (and
+ * fallback): reachable or not, and whether it returns what the product
+ * expects (jobs/sources/source-check.ts). Exit 0 when every source passes,
+ * 1 when one fails, 2 on wrong usage. Needs no Redis: it reads the jobs
+ * configuration the workers read.
+ */
+import { parseArgs } from 'node:util';
+import { dataDir } from '../config/paths.js';
+import { processEnv } from '../config/process-env.js';
+import { loadJobsConfig } from './config.js';
+import { checkSources, formatChecks } from './sources/source-check.js';
+
+const USAGE = `usage: meteopunto sources check [--json]
+
+  check each configured source: reachable, and returning what its product expects
+  (the jobs configuration: METEOPUNTO_JOBS_CONFIG, else $METEOPUNTO_DATA/jobs.json)`;
+
+export async function run(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === '--help' || sub === '-h' || sub === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  if (sub !== 'check') {
+    console.error(USAGE);
+    return 2;
+  }
+  let json = false;
+  try {
+    json = parseArgs({ args: rest, options: { json: { type: 'boolean' } }, strict: true }).values.json === true;
+  } catch (err) {
+    console.error(`meteopunto sources check: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const env = processEnv();
+  const root = dataDir(env);
+  let config;
+  try {
+    config = await loadJobsConfig(root, env);
+  } catch (err) {
+    console.error(`meteopunto sources check: ${(err as Error).message}`);
+    return 1;
+  }
+  const checks = await checkSources(config, { root, now: new Date(), env });
+  const failed = checks.filter((c) => !c.ok).length;
+  if (json) console.log(JSON.stringify({ config: config.path ?? 'built-in defaults', checks }, null, 2));
+  else {
+    console.log(`sources in ${config.path ?? 'the built-in defaults (inbox folders)'}:`);
+    console.log(formatChecks(checks));
+    console.log(failed ? `${failed} of ${checks.length} source(s) failed` : `all ${checks.length} source(s) ok`);
+  }
+  return failed ? 1 : 0;
+}
