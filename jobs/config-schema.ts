@@ -42,6 +42,13 @@ export const RetryInPlaceSchema = Type.Object(
   { additionalProperties: false, description: 'each HTTP call retried in place on 408, 429, 5xx, connection errors and timeouts, until maxWaitSeconds' },
 );
 
+const EnvName = (what: string) => Type.String({ pattern: '^[A-Z_][A-Z0-9_]*$', description: `environment variable holding ${what} on each worker (never the value itself)` });
+
+export const BasicAuthSchema = Type.Object(
+  { userEnv: EnvName('the user name'), passwordEnv: EnvName('the password') },
+  { additionalProperties: false, description: 'HTTP basic authentication (RFC 7617) from environment variables, e.g. the LSA SAF data server' },
+);
+
 const MaxWait = (what: string) => Seconds(`longest time one job attempt spends ${what}, retries in place included; then the attempt fails and BullMQ retries the job later`);
 
 export const HttpSourceSchema = Type.Object(
@@ -59,6 +66,7 @@ export const HttpSourceSchema = Type.Object(
     timeouts: Type.Optional(TimeoutsSchema),
     maxWaitSeconds: Type.Optional(MaxWait('downloading (default 3600)')),
     retryInPlace: Type.Optional(RetryInPlaceSchema),
+    basicAuth: Type.Optional(BasicAuthSchema),
   },
   { additionalProperties: false },
 );

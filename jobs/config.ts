@@ -44,8 +44,10 @@ export const DEFAULT_PRODUCTS: Record<string, ProductJobsConfig> = {
   marine: { schedule: { cron: '40 * * * *' }, source: { kind: 'inbox', dir: 'inbox/marine' } },
   // ERA5-Land soil layers, daily (the CDS publishes them about five days behind): docs/soil.md.
   soil: { schedule: { cron: '15 7 * * *' }, source: { kind: 'inbox', dir: 'inbox/soil' } },
-  // CM SAF SARAH effective cloud albedo, half-hourly slots delivered every half hour: docs/uv.md.
-  uv: { schedule: { cron: '10,40 * * * *' }, source: { kind: 'inbox', dir: 'inbox/uv' } },
+  // CM SAF SARAH effective cloud albedo: its continuation arrives about five days late, a day at a time: docs/uv.md.
+  uv: { schedule: { cron: '20 6 * * *' }, source: { kind: 'inbox', dir: 'inbox/uv' } },
+  // LSA SAF MSG DSSF: an hour's four 15-minute slots published about 80 min after the hour begins: docs/uv.md.
+  'uv-nrt': { schedule: { cron: '25 * * * *' }, source: { kind: 'inbox', dir: 'inbox/uv-nrt' } },
 };
 
 const DAY_S = 86_400;

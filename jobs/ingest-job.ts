@@ -86,7 +86,7 @@ export function configuredIngestJob(
 }
 
 /** Download options of an HTTP-like source (http, meteohub) with their defaults. */
-export function httpOptions(src: Pick<HttpSourceConfig, 'maxBytes' | 'timeouts' | 'parallel' | 'notFound' | 'checksumAlgorithm' | 'maxWaitSeconds' | 'retryInPlace'>): HttpFetchOptions {
+export function httpOptions(src: Pick<HttpSourceConfig, 'maxBytes' | 'timeouts' | 'parallel' | 'notFound' | 'checksumAlgorithm' | 'maxWaitSeconds' | 'retryInPlace'> & { basicAuth?: HttpSourceConfig['basicAuth'] }): HttpFetchOptions {
   const t = src.timeouts ?? {};
   return {
     maxBytes: src.maxBytes ?? 1024 * MB,
@@ -98,6 +98,7 @@ export function httpOptions(src: Pick<HttpSourceConfig, 'maxBytes' | 'timeouts' 
     checksumAlgorithm: src.checksumAlgorithm ?? 'sha256',
     deadlineMs: Math.round((src.maxWaitSeconds ?? 3600) * 1000),
     retry: retryDelays(src.retryInPlace),
+    ...(src.basicAuth ? { basicAuth: { userEnv: src.basicAuth.userEnv, passwordEnv: src.basicAuth.passwordEnv } } : {}),
   };
 }
 

@@ -37,6 +37,8 @@ export interface HttpFetchOptions {
   deadlineMs?: number;
   /** Delays of the retries in place (jobs/sources/retry.ts). */
   retry?: { firstDelayMs: number; maxDelayMs: number };
+  /** HTTP basic authentication: the environment variables holding the login on each worker (never the login itself). */
+  basicAuth?: { userEnv: string; passwordEnv: string };
 }
 
 /** One request of an ADS/CDS job. */

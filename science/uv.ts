@@ -120,6 +120,34 @@ export function cloudModificationFromCloudAlbedo(cal: number): number {
   return Math.min(1, Math.max(0, k));
 }
 
+/**
+ * Clear-sky index from a satellite all-sky irradiance (LSA SAF MSG DSSF):
+ * k = GHI / GHI_clear with the Haurwitz (1945) clear-sky GHI of
+ * {@link clearSkyShortwaveHaurwitz}, the quantity the Heliosat relation gives
+ * from SARAH's effective cloud albedo ({@link cloudModificationFromCloudAlbedo})
+ * and the NWP path from the model's radiation. Not clipped (broken cloud can
+ * lift k above 1); NaN with the Sun below 5°, where the ratio is noise.
+ *
+ * @param shortwaveWm2 all-sky global horizontal irradiance, W/m²
+ * @param cosZenith cosine of the solar zenith angle at the observation
+ */
+export function clearSkyIndexFromShortwave(shortwaveWm2: number, cosZenith: number): number {
+  if (Number.isNaN(shortwaveWm2) || !(cosZenith >= Math.sin(5 * DEG))) return NaN;
+  return Math.max(0, shortwaveWm2) / clearSkyShortwaveHaurwitz(cosZenith);
+}
+
+/**
+ * Cloud modification factor from a clear-sky index k: k clipped to 0..1, the
+ * step {@link cloudModificationFromShortwave} and
+ * {@link cloudModificationFromCloudAlbedo} take (Calbó et al. 2005).
+ *
+ * @param clearSkyIndex k = GHI / GHI_clear, dimensionless
+ */
+export function cloudModificationFromClearSkyIndex(clearSkyIndex: number): number {
+  if (Number.isNaN(clearSkyIndex)) return NaN;
+  return Math.min(1, Math.max(0, clearSkyIndex));
+}
+
 /** WHO UV index categories (Global Solar UV Index: A Practical Guide, 2002). */
 export const UV_CATEGORIES = [
   { id: 'low', maxRounded: 2, it: 'basso' },

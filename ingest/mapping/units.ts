@@ -117,6 +117,10 @@ RULES['kg/kg'] = {
   ...same(['kg kg-1', 'kg/kg', 'kg kg**-1', 'kg kg^-1'], value(1)),
   ...same(['g kg-1', 'g/kg'], value(1e-3)),
 };
+// An instantaneous irradiance (the satellite's 15-minute DSSF, uv-nrt/product.ts): a value, not a flux over a step.
+RULES['W/m² (instant)'] = {
+  ...same(['w m-2', 'w/m2', 'w/m²', 'watt m-2'], value(1)),
+};
 // Directions (wave direction "from", clockwise from north) and periods: marine/variables.ts.
 RULES['°'] = {
   ...same(['degree', 'degrees', 'deg', '°', 'degree true', 'degrees true', 'degree_true', 'degrees_true', 'degree_north', 'degrees from north'], value(1)),

@@ -10,6 +10,7 @@ import { reanalysisProduct } from './reanalysis/product.js';
 import { sm100Product } from './sm100/product.js';
 import { soilProduct } from './soil/product.js';
 import { uvProduct } from './uv/product.js';
+import { uvNrtProduct } from './uv-nrt/product.js';
 
 export const PRODUCTS: Readonly<Record<string, Product>> = {
   nwp: nwpProduct,
@@ -20,6 +21,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   soil: soilProduct,
   'nwp-soil': nwpSoilProduct,
   uv: uvProduct,
+  'uv-nrt': uvNrtProduct,
   sm100: sm100Product,
 };
 

@@ -40,6 +40,8 @@ export interface DownloadRequest {
   /** Retry failed tries in place until this policy's deadline; without it, one try. */
   retry?: RetryPolicy;
   onRetry?: RetryHooks['onRetry'];
+  /** Extra request headers (a source's basic-auth Authorization): never logged, never in the job data. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface DownloadResult {
@@ -98,11 +100,11 @@ class Deadline {
   }
 }
 
-async function request(url: string, d: Deadline, notFound: 'retry' | 'fail'): Promise<Response> {
+async function request(url: string, d: Deadline, notFound: 'retry' | 'fail', headers?: Readonly<Record<string, string>>): Promise<Response> {
   let res: Response;
   try {
     // identity: Content-Length must describe the bytes we count.
-    res = await fetch(url, { signal: d.ctl.signal, headers: { 'accept-encoding': 'identity', 'user-agent': 'meteopunto-ingest' } });
+    res = await fetch(url, { signal: d.ctl.signal, headers: { ...headers, 'accept-encoding': 'identity', 'user-agent': 'meteopunto-ingest' } });
   } catch (err) {
     throw d.explain(err);
   }
@@ -134,10 +136,10 @@ class Meter extends Transform {
   }
 }
 
-async function fetchChecksum(url: string, fileName: string, algorithm: ChecksumAlgorithm, o: HttpFetchOptions, signal?: AbortSignal): Promise<string> {
+async function fetchChecksum(url: string, fileName: string, algorithm: ChecksumAlgorithm, o: HttpFetchOptions, signal?: AbortSignal, headers?: Readonly<Record<string, string>>): Promise<string> {
   const d = new Deadline(url, o, signal);
   try {
-    const res = await request(url, d, o.notFound);
+    const res = await request(url, d, o.notFound, headers);
     const text = await res.text().catch((err: unknown) => {
       throw d.explain(err);
     });
@@ -166,7 +168,7 @@ export async function downloadFile(req: DownloadRequest): Promise<DownloadResult
   const policy = req.retry ?? { deadline: 0, firstDelayMs: 0, maxDelayMs: 0 };
   const hooks = { ...(req.signal ? { signal: req.signal } : {}), ...(req.onRetry ? { onRetry: req.onRetry } : {}) };
   const checksumUrl = req.checksumUrl;
-  const expectedDigest = checksumUrl ? await retryInPlace(() => fetchChecksum(checksumUrl, servedName, o.checksumAlgorithm, o, req.signal), policy, hooks) : undefined;
+  const expectedDigest = checksumUrl ? await retryInPlace(() => fetchChecksum(checksumUrl, servedName, o.checksumAlgorithm, o, req.signal, req.headers), policy, hooks) : undefined;
   return retryInPlace(() => downloadOnce(req, expectedDigest), policy, hooks);
 }
 
@@ -180,7 +182,7 @@ async function downloadOnce(req: DownloadRequest, expectedDigest: string | undef
   let expected: number | undefined;
   let out: WriteStream | undefined;
   try {
-    const res = await request(url, d, o.notFound);
+    const res = await request(url, d, o.notFound, req.headers);
     const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
     const lengthHeader = res.headers.get('content-length');
     expected = lengthHeader !== null && !encoded ? Number(lengthHeader) : undefined;

@@ -7,6 +7,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HttpFetchOptions, HttpFileSpec } from '../job-types.js';
+import { basicAuthHeaders } from './basic-auth.js';
 import { downloadFile } from './http-download.js';
 import { runPool } from './pool.js';
 import { attemptPolicy } from './retry.js';
@@ -24,6 +25,8 @@ export async function removePartials(dir: string): Promise<void> {
 }
 
 export async function fetchHttpFiles(files: HttpFileSpec[], options: HttpFetchOptions, ctx: HttpFetchContext): Promise<{ paths: string[]; receivedBytes: number }> {
+  // Before anything is written: a worker without the login fails the job at once, naming the variable.
+  const headers = basicAuthHeaders(options.basicAuth);
   await mkdir(ctx.dir, { recursive: true });
   await removePartials(ctx.dir);
   const policy = attemptPolicy(options);
@@ -48,6 +51,7 @@ export async function fetchHttpFiles(files: HttpFileSpec[], options: HttpFetchOp
           options,
           signal,
           retry: policy,
+          ...(headers ? { headers } : {}),
           onRetry: (e, ms, n) => report(`${f.name}: ${e.message}; retry ${n} in ${Math.ceil(ms / 1000)} s`),
           onBytes: (got, total) => {
             if (total) fractions[i] = Math.min(got / total, 0.99);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  clearSkyIndexFromShortwave,
+  cloudModificationFromClearSkyIndex,
   cloudModificationFromCloudAlbedo,
   clearSkyShortwaveHaurwitz,
   cloudModificationFromCloudCover,
@@ -62,5 +64,19 @@ describe('cloudModificationFromCloudAlbedo (Heliosat, Hammer et al. 2003)', () =
     // k = 1.2 below −0.2 (brighter than clear sky), clipped to 1 as a modification factor
     expect(cloudModificationFromCloudAlbedo(-0.3)).toBe(1);
     expect(cloudModificationFromCloudAlbedo(NaN)).toBeNaN();
+  });
+});
+
+describe('clearSkyIndexFromShortwave (LSA SAF DSSF / Haurwitz 1945)', () => {
+  it('is the irradiance over the Haurwitz clear sky, unclipped; missing with the Sun below 5°', () => {
+    // cos z = 0.5: GHI_clear = 1098 · 0.5 · exp(−0.059 / 0.5) = 487.894 W/m² (worked by hand)
+    expect(clearSkyIndexFromShortwave(292.7364, 0.5)).toBeCloseTo(0.6, 5);
+    expect(clearSkyIndexFromShortwave(487.894, 0.5)).toBeCloseTo(1, 5);
+    // broken cloud can lift k above 1: kept, clipped only as a modification factor
+    expect(clearSkyIndexFromShortwave(560, 0.5)).toBeCloseTo(1.1478, 4);
+    expect(cloudModificationFromClearSkyIndex(1.1478)).toBe(1);
+    expect(cloudModificationFromClearSkyIndex(0.42)).toBe(0.42);
+    expect(clearSkyIndexFromShortwave(100, Math.sin((4.9 * Math.PI) / 180))).toBeNaN();
+    expect(clearSkyIndexFromShortwave(NaN, 0.5)).toBeNaN();
   });
 });

@@ -8,6 +8,7 @@ import { developerFields, DEVELOPER_VARIABLES } from './fields.js';
 import { developerResponseProperties } from './schema.js';
 import { stepHoursAt } from '../step.js';
 import { defineBuilder } from '../contract.js';
+import type { Manifest } from '../../../tiles/manifest.js';
 
 /** Everything the Developer fields read at the valid time: their inputs and the precomputed indices. */
 const VARIABLES = [
@@ -27,14 +28,21 @@ const VARIABLES = [
   ]),
 ];
 
-const SATELLITE = ['effective_cloud_albedo'];
+const SATELLITE = ['effective_cloud_albedo', 'clear_sky_index'];
+const present = new WeakMap<Manifest, readonly string[]>();
+/** The satellite variables the answering `uv` product holds (SARAH: the albedo; LSA SAF: the clear-sky index), one array per manifest. */
+function satelliteOf(m: Manifest): readonly string[] {
+  let v = present.get(m);
+  if (!v) present.set(m, (v = SATELLITE.filter((n) => n in m.variables)));
+  return v;
+}
 
 export const developerBuilder = defineBuilder({
   name: 'developer',
   minPlan: 'developer',
   groups: { wbgt: ['wbgt'], frost: ['frost'], et0: ['et0'] },
   // The satellite term of uv_index, where a `uv` version covers the point and time (null otherwise).
-  reads: [{ feed: 'base', variables: () => VARIABLES }, { feed: 'uv', variables: () => SATELLITE }],
+  reads: [{ feed: 'base', variables: () => VARIABLES }, { feed: 'uv', variables: satelliteOf }],
   properties: developerResponseProperties,
   required: [],
   build(ctx) {
@@ -58,6 +66,7 @@ export const developerBuilder = defineBuilder({
           windSpeed10mMs: u != null && w != null ? Math.hypot(u, w) : null,
           gridElevationM: v.elevation ?? null,
           satelliteCloudAlbedo: ctx.feed('uv')?.now.values.effective_cloud_albedo ?? null,
+          satelliteClearSkyIndex: ctx.feed('uv')?.now.values.clear_sky_index ?? null,
           pointElevationM: c?.applied ? c.pointElevationM : (ctx.q.altM ?? sh.demElevationM),
           values: v,
         },

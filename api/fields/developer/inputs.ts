@@ -26,6 +26,8 @@ export interface DeveloperInput {
   windSpeed10mMs: number | null;
   /** Satellite effective cloud albedo at the point and time (product `uv`); null or absent where none covers them. */
   satelliteCloudAlbedo?: number | null;
+  /** Satellite clear-sky index GHI / GHI_clear (LSA SAF, product uv-nrt) at the point and time, when that answers the uv feed. */
+  satelliteClearSkyIndex?: number | null;
   /** Model orography at the point, m (the altitude correction's z_grid); null when unknown. */
   gridElevationM: number | null;
   /** Elevation of the point, m (`alt`, else the DEM); null when unknown. */

@@ -1,8 +1,9 @@
 /**
  * `uv_index`: clear-sky UV index from the Sun at the valid time and the
  * NWP total ozone (Madronich 2007), times a cloud modification factor from
- * the satellite effective cloud albedo where a `uv` version covers the point
- * and time (Heliosat clear-sky index, science/uv.ts), else the NWP radiation:
+ * the satellite where a product of the `uv` feed covers the point and time
+ * (SARAH's effective cloud albedo through the Heliosat clear-sky index, or
+ * LSA SAF's clear-sky index, science/uv.ts), else the NWP radiation:
  * GHI / GHI_clear (Haurwitz) with the Sun at the middle of the radiation step,
  * else total cloud cover (US EPA table). Computed at the point rather than
  * interpolated from the grid's uv_index (same method, ingest/indices) so that
@@ -10,6 +11,7 @@
  * were used.
  */
 import {
+  cloudModificationFromClearSkyIndex,
   cloudModificationFromCloudAlbedo,
   cloudModificationFromCloudCover,
   cloudModificationFromShortwave,
@@ -27,6 +29,8 @@ import type { UvIndexBody } from './schema.js';
 export const UV_SOURCES = {
   satellite:
     'clear-sky UV index (Madronich 2007, NWP total ozone) × cloud modification from satellite effective cloud albedo (CM SAF SARAH, Heliosat clear-sky index)',
+  satelliteNrt:
+    'clear-sky UV index (Madronich 2007, NWP total ozone) × cloud modification from satellite clear-sky index (EUMETSAT LSA SAF MSG DSSF / Haurwitz clear sky, near real time)',
   shortwave:
     'clear-sky UV index (Madronich 2007, NWP total ozone) × cloud modification from NWP shortwave radiation (GHI/GHI_clear, Haurwitz); no satellite data for this time',
   cloudCover:
@@ -43,9 +47,13 @@ export function uvIndexField(inp: DeveloperInput): UvIndexBody | null {
   let cmf: number;
   let source: string;
   const cal = inp.satelliteCloudAlbedo ?? null;
+  const k = inp.satelliteClearSkyIndex ?? null;
   if (cal !== null && Number.isFinite(cal)) {
     cmf = cloudModificationFromCloudAlbedo(cal);
     source = UV_SOURCES.satellite;
+  } else if (k !== null && Number.isFinite(k)) {
+    cmf = cloudModificationFromClearSkyIndex(k);
+    source = UV_SOURCES.satelliteNrt;
   } else if (sw !== null) {
     cmf = cloudModificationFromShortwave(sw, cosZenithAt(radiationMidpoint(inp), inp.lat, inp.lon));
     source = UV_SOURCES.shortwave;

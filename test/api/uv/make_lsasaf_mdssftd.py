@@ -1,0 +1,106 @@
+"""Write EUMETSAT LSA SAF MSG MDSSFTD files (Total and Diffuse Downward
+Surface Shortwave Flux, LSA-207) in the product's published NetCDF layout,
+with netCDF4-python (an independent writer: no real file is available
+offline), one file per 15-minute slot, named as the data server names them:
+
+  NETCDF4_LSASAF_MSG_MDSSFTD_MSG-Disk_<yyyymmddHHMM>.nc
+
+Layout as the data server's files show to public clients (Open-Meteo's
+downloader, netCDF4/xarray scripts): dimensions time (1), lat (3201), lon
+(3201); the MSG disk on a regular 0.05 deg grid, lat 80 .. -80 (north first),
+lon -80 .. 80; DSSF_TOT and FRACTION_DIFFUSE int16 packed with scale_factor,
+add_offset and _FillValue; quality_flag; time in CF units. Only the
+variables a reader needs are written; the values are fill outside the box
+given.
+
+Inside the box, DSSF_TOT = k * GHI_clear, with GHI_clear the Haurwitz (1945)
+clear-sky irradiance at the slot time and k the clear-sky index asked for,
+so the index the ingest should recover is k by construction. The solar
+zenith here is NOAA's general solar position (Spencer's series for the
+declination and the equation of time), written independently of
+geo/solar.ts. Prints JSON {"files": [...], "k": k}.
+
+usage: make_lsasaf_mdssftd.py <dir> <first slot unix s> <slots> <k> <lat0> <lat1> <lon0> <lon1>
+"""
+import datetime as dt
+import json
+import math
+import os
+import sys
+
+import netCDF4
+import numpy as np
+
+out, start, slots, k, lat0, lat1, lon0, lon1 = sys.argv[1:]
+start, slots, k = int(start), int(slots), float(k)
+lat0, lat1, lon0, lon1 = map(float, (lat0, lat1, lon0, lon1))
+lats = np.round(80 - 0.05 * np.arange(3201), 2)
+lons = np.round(-80 + 0.05 * np.arange(3201), 2)
+jj = np.where((lats >= lat0) & (lats <= lat1))[0]
+ii = np.where((lons >= lon0) & (lons <= lon1))[0]
+LA, LO = np.meshgrid(lats[jj], lons[ii], indexing="ij")
+
+
+def cos_zenith(t, lat, lon):
+    """NOAA General Solar Position (Spencer 1971 series), degrees in, cos z out."""
+    doy = t.timetuple().tm_yday
+    hour = t.hour + t.minute / 60 + t.second / 3600
+    g = 2 * math.pi / 365 * (doy - 1 + (hour - 12) / 24)
+    eqtime = 229.18 * (0.000075 + 0.001868 * math.cos(g) - 0.032077 * math.sin(g) - 0.014615 * math.cos(2 * g) - 0.040849 * math.sin(2 * g))
+    decl = (0.006918 - 0.399912 * math.cos(g) + 0.070257 * math.sin(g) - 0.006758 * math.cos(2 * g) + 0.000907 * math.sin(2 * g)
+            - 0.002697 * math.cos(3 * g) + 0.00148 * math.sin(3 * g))
+    tst = hour * 60 + eqtime + 4 * lon
+    ha = np.radians(tst / 4 - 180)
+    la = np.radians(lat)
+    return np.sin(la) * math.sin(decl) + np.cos(la) * math.cos(decl) * np.cos(ha)
+
+
+files = []
+for s in range(slots):
+    t = dt.datetime.fromtimestamp(start + 900 * s, dt.timezone.utc)
+    name = f"NETCDF4_LSASAF_MSG_MDSSFTD_MSG-Disk_{t:%Y%m%d%H%M}.nc"
+    path = os.path.join(out, name)
+    mu = cos_zenith(t, LA, LO)
+    ghi_clear = np.where(mu > 0, 1098 * mu * np.exp(-0.059 / np.maximum(mu, 1e-6)), 0.0)
+    with netCDF4.Dataset(path, "w", format="NETCDF4") as d:
+        d.Conventions = "CF-1.6"
+        d.institution = "IPMA (LSA SAF) -- test file in the product layout"
+        d.product = "MDSSFTD"
+        d.createDimension("time", 1)
+        d.createDimension("lat", len(lats))
+        d.createDimension("lon", len(lons))
+        tv = d.createVariable("time", "f8", ("time",))
+        tv.units = "seconds since 1970-01-01 00:00:00"
+        tv.standard_name = "time"
+        tv.calendar = "standard"
+        tv[:] = [start + 900 * s]
+        la = d.createVariable("lat", "f4", ("lat",))
+        la.units = "degrees_north"
+        la.standard_name = "latitude"
+        la[:] = lats
+        lo = d.createVariable("lon", "f4", ("lon",))
+        lo.units = "degrees_east"
+        lo.standard_name = "longitude"
+        lo[:] = lons
+        v = d.createVariable("DSSF_TOT", "i2", ("time", "lat", "lon"), fill_value=np.int16(-1), zlib=True)
+        v.set_auto_maskandscale(False)
+        v.long_name = "Total Downward Surface Shortwave Flux"
+        v.standard_name = "surface_downwelling_shortwave_flux_in_air"
+        v.units = "W m-2"
+        v.scale_factor = np.float32(0.1)
+        v.add_offset = np.float32(0.0)
+        packed = np.full((1, len(lats), len(lons)), -1, dtype="i2")
+        packed[0, jj[0]:jj[-1] + 1, ii[0]:ii[-1] + 1] = np.round(k * ghi_clear / 0.1).astype("i2")
+        v[:] = packed
+        f = d.createVariable("FRACTION_DIFFUSE", "i2", ("time", "lat", "lon"), fill_value=np.int16(-1), zlib=True)
+        f.set_auto_maskandscale(False)
+        f.long_name = "Fraction of diffuse flux"
+        f.units = "1"
+        f.scale_factor = np.float32(0.001)
+        f.add_offset = np.float32(0.0)
+        f[:] = np.full((1, len(lats), len(lons)), -1, dtype="i2")
+        q = d.createVariable("quality_flag", "i2", ("time", "lat", "lon"), zlib=True)
+        q.long_name = "quality flag"
+        q[:] = np.zeros((1, len(lats), len(lons)), dtype="i2")
+    files.append(path)
+print(json.dumps({"files": files, "k": k}))
