@@ -11,15 +11,19 @@
  * never stands in for a primary run of the same hour), its model named in
  * the manifest and the reason kept in the job (`fallback`, shown by `jobs
  * status`). The next tick asks MeteoHub again: once a complete run is
- * there, it is ingested and replaces the fallback.
+ * there, it is ingested and replaces the fallback. MeteoHub not answering
+ * (after the retries in place) counts as late too: the run is missing.
  */
 import type { ProductJobsConfig } from './config-schema.js';
 import { configuredIngestJob, httpOptions, ingestJobId } from './ingest-job.js';
 import type { IngestJobData } from './job-types.js';
 import { runKey } from './run-time.js';
-import { findMeteohubRun } from './sources/meteohub.js';
+import { findMeteohubRun, type MeteohubFind } from './sources/meteohub.js';
 import { attemptPolicy } from './sources/retry.js';
 import { SourceError } from './sources/source-error.js';
+
+/** Longest a tick spends asking MeteoHub, retries in place included (ms). */
+const RESOLVE_MAX_MS = 5 * 60_000;
 
 export interface ResolveOptions {
   run?: Date;
@@ -32,11 +36,16 @@ export async function resolveIngestJob(root: string, product: string, cfg: Produ
   const src = cfg.source;
   if (src.kind !== 'meteohub') return configuredIngestJob(root, product, cfg, opts);
   const options = httpOptions(src);
-  const found = await findMeteohubRun(src, {
-    now: opts.now,
-    ...(opts.run ? { run: opts.run } : {}),
-    req: { timeoutMs: options.headersMs + options.idleMs, policy: attemptPolicy(options), hooks: opts.signal ? { signal: opts.signal } : {} },
-  });
+  // A tick only looks: its retries in place stop well before the job's download budget.
+  const policy = attemptPolicy({ ...options, deadlineMs: Math.min(options.deadlineMs ?? RESOLVE_MAX_MS, RESOLVE_MAX_MS) });
+  const req = { timeoutMs: options.headersMs + options.idleMs, policy, hooks: opts.signal ? { signal: opts.signal } : {} };
+  let found: MeteohubFind;
+  try {
+    found = await findMeteohubRun(src, { now: opts.now, ...(opts.run ? { run: opts.run } : {}), req });
+  } catch (err) {
+    if (!(err instanceof SourceError) || !cfg.fallback || opts.run) throw err;
+    found = { kind: 'late', reason: `MeteoHub did not answer: ${err.message}` };
+  }
   if (found.kind === 'found') {
     const data: IngestJobData = {
       product,

@@ -127,4 +127,23 @@ describeShared('MeteoHub source (emulated MeteoHub open data)', () => {
     // Without a fallback a late run is an error naming why, and no job.
     await expect(resolveIngestJob(root, 'nwp', config.products.nwp!, { now: new Date(R2.getTime() + 8 * H), trigger: 'schedule' })).rejects.toThrow(/ICON-2I .*lacks ASWDIR_S/);
   });
+
+  it('MeteoHub not answering counts as late when a fallback is configured: the fallback run is enqueued with the reason; without one the error stands', async () => {
+    const fallback = { model: 'DWD ICON-EU', run: { cycleHours: 6, availableAfterMinutes: 240 }, source: { kind: 'http', root: 'http://dwd.invalid', urls: ['{root}/{HH}/t_2m/x_{yyyymmddHH}_{step:03}_T_2M.grib2.bz2'], steps: '0-1' } };
+    const fast = { maxWaitSeconds: 1, retryInPlace: { firstDelaySeconds: 0.05, maxDelaySeconds: 0.1 } };
+    const config = parseJobsConfig({ products: { nwp: { model: 'ICON-2I', source: { ...src, ...fast }, fallback } } }, 'test');
+    const list = `/api/datasets/${METEOHUB_DATASET}/opendata`;
+    hub.failNext(list, 1000, 503);
+    try {
+      const now = new Date(R2.getTime() + 5 * H);
+      const { id, data } = await resolveIngestJob(dir, 'nwp', config.products.nwp!, { now, trigger: 'schedule' });
+      expect(id).toBe('nwp@2026-11-26T00Z-fallback');
+      expect(data.model).toBe('DWD ICON-EU');
+      expect(data.fallback).toMatch(new RegExp(`^ICON-2I late: MeteoHub did not answer: ${hub.origin.replace(/\./g, '\\.')}${list}: HTTP 503`));
+      const alone = parseJobsConfig({ products: { nwp: { model: 'ICON-2I', source: { ...src, ...fast } } } }, 'test');
+      await expect(resolveIngestJob(dir, 'nwp', alone.products.nwp!, { now, trigger: 'schedule' })).rejects.toThrow(/HTTP 503/);
+    } finally {
+      hub.failNext(list, 0, 503);
+    }
+  });
 });
