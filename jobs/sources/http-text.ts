@@ -49,7 +49,12 @@ export async function getText(url: string, r: TextRequest): Promise<string> {
 export function listingEntries(html: string): string[] {
   const out = new Set<string>();
   for (const m of html.matchAll(/href\s*=\s*"([^"]+)"/gi)) {
-    const href = decodeURIComponent(m[1]!);
+    let href: string;
+    try {
+      href = decodeURIComponent(m[1]!);
+    } catch {
+      continue; // a malformed escape names no entry we could ask for
+    }
     if (href.startsWith('?') || href.startsWith('/') || href.startsWith('../') || href === './' || /^[a-z]+:/i.test(href)) continue;
     const name = href.replace(/^\.\//, '');
     if (name.split('/').filter(Boolean).length !== 1) continue;

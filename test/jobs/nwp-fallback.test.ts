@@ -63,19 +63,19 @@ describeShared('nwp: ICON-2I late → ICON-EU fallback, then ICON-2I (italy.jobs
 
   beforeAll(async () => {
     const z = orographyHeights();
-    const old = meteohubRun(dir, ICON2I_OLD, [0, 1, 2, 3], icon2i, z);
-    completeRun = meteohubRun(dir, RUN, [0, 1, 2, 3], icon2i, z);
+    const old = meteohubRun(dir, ICON2I_OLD, [0, 1], icon2i, z);
+    completeRun = meteohubRun(dir, RUN, [0, 1], icon2i, z);
     const incomplete: MeteohubRun = { run: RUN, variables: { ...completeRun.variables } };
     delete incomplete.variables.ASWDIR_S;
     hub = await startMeteohubEmulator({ runs: [old, incomplete] });
-    euFiles = iconEuFiles(dir, RUN, [0, 1, 2, 3], iconEu, z);
+    euFiles = iconEuFiles(dir, RUN, [0, 1], iconEu, z);
     dwd = await startDwdEmulator({ files: euFiles });
 
     const file = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../jobs/examples/italy.jobs.json'), 'utf8'));
     const nwp = file.products.nwp;
     const fast = { maxWaitSeconds: 20, retryInPlace: { firstDelaySeconds: 0.05, maxDelaySeconds: 0.2 } };
     nwp.source = { ...nwp.source, root: hub.origin, ...fast };
-    nwp.fallback.source = { ...nwp.fallback.source, root: dwd.origin, steps: '0-3', ...fast };
+    nwp.fallback.source = { ...nwp.fallback.source, root: dwd.origin, steps: '0-1', ...fast };
     config = parseJobsConfig({ products: { nwp }, retry: { attempts: 2, backoffSeconds: 0.1 }, worker: { lockSeconds: 30, stalledCheckSeconds: 5 } }, 'italy.jobs.json (emulator roots)');
     workers = await startWorkers({ redisUrl, prefix: uniquePrefix(), root, config, runIngest, logger: pino({ level: 'silent' }), syncSchedules: false });
     await installTestKey(root, 'business');
