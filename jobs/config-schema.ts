@@ -137,12 +137,37 @@ export const FallbackSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const MarineDatasetSchema = Type.Object(
+  {
+    product: Type.String({ pattern: '^[A-Za-z0-9_.-]+$', description: 'Copernicus Marine product, e.g. SST_MED_SST_L4_NRT_OBSERVATIONS_010_004' }),
+    dataset: Type.String({ pattern: '^[A-Za-z0-9_.-]+$', description: 'dataset id without its version, e.g. cmems_mod_med_wav_anfc_4.2km_PT1H-i (the newest version is used)' }),
+    daysBack: Type.Optional(Type.Integer({ minimum: 0, maximum: 31, description: 'files dated from this many days before the run day (default 0)' })),
+    daysAhead: Type.Optional(Type.Integer({ minimum: 0, maximum: 15, description: 'to this many days after it (default 0; forecasts: 2 or more)' })),
+    latest: Type.Optional(Type.Integer({ minimum: 1, description: 'only the newest this many dates in the window (a daily analysis: 1)' })),
+  },
+  { additionalProperties: false },
+);
+
+export const CopernicusMarineSourceSchema = Type.Object(
+  {
+    kind: Type.Literal('copernicus-marine'),
+    stac: Type.String({ minLength: 1, description: 'STAC root of the Marine Data Store, https://stac.marine.copernicus.eu/metadata (a mirror may stand in)' }),
+    datasets: Type.Array(MarineDatasetSchema, { minItems: 1 }),
+    maxBytes: Type.Optional(Type.Integer({ minimum: 1, description: 'per file' })),
+    parallel: Type.Optional(Type.Integer({ minimum: 1, maximum: 32 })),
+    timeouts: Type.Optional(TimeoutsSchema),
+    maxWaitSeconds: Type.Optional(MaxWait('listing and downloading (default 3600)')),
+    retryInPlace: Type.Optional(RetryInPlaceSchema),
+  },
+  { additionalProperties: false },
+);
+
 export const ProductJobsSchema = Type.Object(
   {
     schedule: Type.Optional(ScheduleSchema),
     run: Type.Optional(RunSchema),
     model: Type.Optional(Type.String({ description: 'provenance written into the manifest' })),
-    source: Type.Union([HttpSourceSchema, InboxSourceSchema, AdsSourceSchema, MeteohubSourceSchema]),
+    source: Type.Union([HttpSourceSchema, InboxSourceSchema, AdsSourceSchema, MeteohubSourceSchema, CopernicusMarineSourceSchema]),
     fallback: Type.Optional(FallbackSchema),
   },
   { additionalProperties: false },
@@ -197,6 +222,7 @@ export type RunConfig = Static<typeof RunSchema>;
 export type HttpSourceConfig = Static<typeof HttpSourceSchema>;
 export type InboxSourceConfig = Static<typeof InboxSourceSchema>;
 export type AdsSourceConfig = Static<typeof AdsSourceSchema>;
+export type CopernicusMarineSourceConfig = Static<typeof CopernicusMarineSourceSchema>;
 export type MeteohubSourceConfig = Static<typeof MeteohubSourceSchema>;
 export type FallbackConfig = Static<typeof FallbackSchema>;
 export type RetryInPlaceConfig = Static<typeof RetryInPlaceSchema>;

@@ -40,7 +40,7 @@ export interface JobsConfig {
 export const DEFAULT_PRODUCTS: Record<string, ProductJobsConfig> = {
   nwp: { schedule: { cron: '5 * * * *' }, source: { kind: 'inbox', dir: 'inbox/nwp' } },
   cams: { schedule: { cron: '30 6 * * *' }, source: { kind: 'inbox', dir: 'inbox/cams' } },
-  // SST and waves: Copernicus Marine files fetched by the operator's toolbox job, or WAM GRIB (docs/coastal.md).
+  // SST and waves dropped in by the operator; jobs/examples/marine-cmems.jobs.json fetches them from Copernicus Marine (docs/coastal.md).
   marine: { schedule: { cron: '40 * * * *' }, source: { kind: 'inbox', dir: 'inbox/marine' } },
   // ERA5-Land soil layers, daily (the CDS publishes them about five days behind): docs/soil.md.
   soil: { schedule: { cron: '15 7 * * *' }, source: { kind: 'inbox', dir: 'inbox/soil' } },

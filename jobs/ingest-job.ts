@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute, resolve } from 'node:path';
-import type { AdsSourceConfig, HttpSourceConfig, ProductJobsConfig, RetryInPlaceConfig } from './config-schema.js';
+import type { AdsSourceConfig, CopernicusMarineSourceConfig, HttpSourceConfig, ProductJobsConfig, RetryInPlaceConfig } from './config-schema.js';
 import { DEFAULT_RUN } from './config.js';
-import type { AdsSourceSpec, HttpFetchOptions, HttpFileSpec, IngestJobData } from './job-types.js';
+import type { AdsSourceSpec, HttpFetchOptions, HttpFileSpec, IngestJobData, MarineSourceSpec } from './job-types.js';
 import { latestRun, runKey } from './run-time.js';
 import { adsRequests } from './sources/ads-requests.js';
 import { DEFAULT_RETRY_DELAYS } from './sources/retry.js';
@@ -79,6 +79,7 @@ export function configuredIngestJob(
   }
   const run = opts.run ?? runForTick(cfg, opts.now);
   if (cfg.source.kind === 'ads') return { id: ingestJobId(product, runKey(run)), data: { ...base, run: run.toISOString(), source: adsSpec(product, cfg.source, run) } };
+  if (cfg.source.kind === 'copernicus-marine') return { id: ingestJobId(product, runKey(run)), data: { ...base, run: run.toISOString(), source: marineSpec(cfg.source, run) } };
   // A MeteoHub run is found from the provider's run list first: jobs/resolve-job.ts.
   if (cfg.source.kind === 'meteohub') throw new Error(`product '${product}': a meteohub source is resolved from its run list (resolveIngestJob)`);
   const data: IngestJobData = { ...base, run: run.toISOString(), source: { kind: 'http', files: httpFiles(product, cfg, run), options: httpOptions(cfg.source) } };
@@ -159,5 +160,16 @@ export function adsSpec(product: string, src: AdsSourceConfig, run: Date): AdsSo
       deadlineMs: Math.round((src.maxWaitSeconds ?? 3 * 3600) * 1000),
       retry: retryDelays(src.retryInPlace),
     },
+  };
+}
+
+/** A Copernicus Marine job: the datasets and the run; the files are found from the STAC catalogue when it runs. */
+export function marineSpec(src: CopernicusMarineSourceConfig, run: Date): MarineSourceSpec {
+  return {
+    kind: 'copernicus-marine',
+    stac: src.stac,
+    datasets: src.datasets.map((d) => ({ product: d.product, dataset: d.dataset, daysBack: d.daysBack ?? 0, daysAhead: d.daysAhead ?? 0, ...(d.latest ? { latest: d.latest } : {}) })),
+    run: run.toISOString(),
+    options: httpOptions({ ...src, notFound: 'fail' }),
   };
 }

@@ -68,9 +68,21 @@ export interface AdsSourceSpec {
   options: HttpFetchOptions;
 }
 
+/** Copernicus Marine original files (jobs/sources/copernicus-marine.ts), found when the job runs. */
+export interface MarineSourceSpec {
+  kind: 'copernicus-marine';
+  /** STAC root, e.g. https://stac.marine.copernicus.eu/metadata. */
+  stac: string;
+  datasets: { product: string; dataset: string; daysBack: number; daysAhead: number; latest?: number }[];
+  /** The run (ISO 8601): the window of file dates is counted from its day. */
+  run: string;
+  options: HttpFetchOptions;
+}
+
 export type SourceSpec =
   | { kind: 'http'; files: HttpFileSpec[]; options: HttpFetchOptions }
   | AdsSourceSpec
+  | MarineSourceSpec
   /** Absolute inbox directory; files are claimed when the job runs. */
   | { kind: 'inbox'; dir: string; settleMs: number }
   /** Files already on this machine (operator `jobs enqueue --file`). */

@@ -49,6 +49,7 @@ function describeSource(config: JobsConfig, product: string): string | undefined
   const src = config.products[product]?.source;
   if (!src) return undefined;
   if (src.kind === 'ads') return `ads ${src.dataset}`;
+  if (src.kind === 'copernicus-marine') return `copernicus-marine ${src.datasets.map((d) => d.dataset).join(', ')}`;
   if (src.kind === 'meteohub') return `meteohub ${src.dataset}${config.products[product]?.fallback ? ', fallback' : ''}`;
   return src.kind === 'inbox' ? `inbox ${src.dir}` : `http ${src.urls.length} template(s)`;
 }

@@ -11,6 +11,8 @@
  * - ads: the key's variable is set and the data store accepts the key (the
  *   verification ECMWF's datastores client calls, POST
  *   {api}/profiles/v1/account/verification/pat) and knows the dataset;
+ * - copernicus-marine: each dataset's STAC item and S3 listing give files
+ *   for the newest run;
  * - inbox: the folder exists.
  *
  * Every call is retried in place, briefly (retry.ts).
@@ -21,6 +23,7 @@ import type { AdsSourceConfig, HttpSourceConfig, ProductJobsConfig } from '../co
 import type { JobsConfig } from '../config.js';
 import { httpFiles, runForTick } from '../ingest-job.js';
 import { runKey } from '../run-time.js';
+import { listKeys, monthPrefixes, nativeRoot, selectFiles } from './copernicus-marine.js';
 import { findMeteohubRun } from './meteohub.js';
 import { refusal } from './refusal.js';
 import { attemptPolicy, retryInPlace, type RetryPolicy } from './retry.js';
@@ -141,6 +144,20 @@ async function checkOne(product: string, cfg: ProductJobsConfig, o: Required<Che
       return checkHttp(product, { ...cfg, source: src }, o, policy);
     case 'ads':
       return checkAds(src, o, policy);
+    case 'copernicus-marine': {
+      // The STAC item and the S3 listing of each dataset, nothing downloaded.
+      const run = runForTick(cfg, o.now);
+      const req = { timeoutMs: o.timeoutMs, policy: policy() };
+      const counts: string[] = [];
+      for (const ds of src.datasets) {
+        const native = await nativeRoot(src.stac, ds.product, ds.dataset, req);
+        const listed = (await Promise.all(monthPrefixes(run, ds.daysBack ?? 0, ds.daysAhead ?? 0).map((p) => listKeys(native, p, req)))).flat();
+        const n = selectFiles(listed, run, { daysBack: ds.daysBack ?? 0, daysAhead: ds.daysAhead ?? 0, ...(ds.latest ? { latest: ds.latest } : {}) }).length;
+        if (n === 0) return { kind: src.kind, where: host(src.stac), ok: false, detail: `${ds.dataset}: no file for run ${runKey(run)} under ${native}` };
+        counts.push(`${ds.dataset} ${n}`);
+      }
+      return { kind: src.kind, where: host(src.stac), ok: true, detail: `run ${runKey(run)}: files listed per dataset: ${counts.join(', ')}` };
+    }
     case 'meteohub': {
       const found = await findMeteohubRun(src, { now: o.now, req: { timeoutMs: o.timeoutMs, policy: policy() } });
       if (found.kind === 'late') return { kind: 'meteohub', where: host(src.root), ok: false, detail: `late: ${found.reason}` };
@@ -164,7 +181,7 @@ export async function checkSources(config: JobsConfig, opts: CheckOptions): Prom
       try {
         return { product, role, ...(await checkOne(product, cfg, o)) };
       } catch (err) {
-        const where = cfg.source.kind === 'inbox' ? cfg.source.dir : cfg.source.kind === 'ads' ? host(cfg.source.api) : cfg.source.kind === 'meteohub' ? host(cfg.source.root) : host(cfg.source.root ?? cfg.source.urls[0]!);
+        const where = cfg.source.kind === 'inbox' ? cfg.source.dir : cfg.source.kind === 'ads' ? host(cfg.source.api) : cfg.source.kind === 'meteohub' ? host(cfg.source.root) : cfg.source.kind === 'copernicus-marine' ? host(cfg.source.stac) : host(cfg.source.root ?? cfg.source.urls[0]!);
         return { product, role, kind: cfg.source.kind, where, ok: false, detail: (err as Error).message };
       }
     }),

@@ -7,8 +7,10 @@ import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SourceSpec } from '../job-types.js';
 import { fetchAdsFiles } from './ads.js';
+import { marineFiles } from './copernicus-marine.js';
 import { fetchHttpFiles } from './http.js';
 import { claimInbox, settleInbox } from './inbox.js';
+import { attemptPolicy } from './retry.js';
 import type { RemoteJobs } from './remote-jobs.js';
 import { SourceError } from './source-error.js';
 
@@ -43,7 +45,7 @@ export function downloadDir(root: string, product: string, key: string): string 
 /** Also used when fetching itself failed, so that a failed job leaves no download folder behind. */
 export async function settleSource(spec: SourceSpec, ctx: Pick<FetchContext, 'root' | 'product' | 'key'>, outcome: Outcome, reason?: string): Promise<void> {
   if (outcome === 'retry') return;
-  if (spec.kind === 'http' || spec.kind === 'ads') await rm(downloadDir(ctx.root, ctx.product, ctx.key), { recursive: true, force: true });
+  if (spec.kind === 'http' || spec.kind === 'ads' || spec.kind === 'copernicus-marine') await rm(downloadDir(ctx.root, ctx.product, ctx.key), { recursive: true, force: true });
   if (spec.kind === 'inbox') await settleInbox(spec.dir, ctx.key, outcome, reason);
 }
 
@@ -53,6 +55,14 @@ export async function fetchSource(spec: SourceSpec, ctx: FetchContext): Promise<
     case 'http': {
       const dir = downloadDir(ctx.root, ctx.product, ctx.key);
       const r = await fetchHttpFiles(spec.files, spec.options, { dir, ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) });
+      return { ...r, settle };
+    }
+    case 'copernicus-marine': {
+      const dir = downloadDir(ctx.root, ctx.product, ctx.key);
+      const hooks = ctx.signal ? { signal: ctx.signal } : {};
+      ctx.onProgress?.(0, `listing ${spec.datasets.length} Copernicus Marine dataset(s)`);
+      const files = await marineFiles(spec, { timeoutMs: spec.options.headersMs + spec.options.idleMs, policy: attemptPolicy(spec.options), hooks });
+      const r = await fetchHttpFiles(files, spec.options, { dir, ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) });
       return { ...r, settle };
     }
     case 'ads': {
