@@ -14,8 +14,13 @@ import { ApiError } from '../errors.js';
 /** Plain decimal with optional sign, fraction and exponent: "45", "-3.5", ".5", "4.5e1". */
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** ISO 8601 date and time of day, UTC implied; seconds, fraction and a trailing Z optional. */
-export const ISO_DATETIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?Z?$';
+/**
+ * ISO 8601 date and time of day, UTC implied; seconds, fraction and a
+ * trailing Z optional. Each field within its range, so that the API
+ * document's pattern says what is accepted (a day past the month's end is
+ * the one thing left to parseUtcDateTime).
+ */
+export const ISO_DATETIME_PATTERN = '^\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])T(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?Z?$';
 const ISO_DATETIME = new RegExp(ISO_DATETIME_PATTERN);
 
 /** Longest raw value echoed back in a message. */
