@@ -6,8 +6,8 @@
  * - meteohub: the run list parses and its newest complete run has every
  *   variable (sources/meteohub.ts), and its first file starts as a GRIB;
  * - http: the newest run the schedule would fetch answers for the first file
- *   of each URL template, each starting as what it should be (bzip2, GRIB,
- *   NetCDF, ZIP, TIFF);
+ *   of each URL template (with the source's basic-auth login when it has
+ *   one), each starting as what it should be (bzip2, GRIB, NetCDF, ZIP, TIFF);
  * - ads: the key's variable is set and the data store accepts the key (the
  *   verification ECMWF's datastores client calls, POST
  *   {api}/profiles/v1/account/verification/pat) and knows the dataset;
@@ -23,6 +23,7 @@ import type { AdsSourceConfig, HttpSourceConfig, ProductJobsConfig } from '../co
 import type { JobsConfig } from '../config.js';
 import { httpFiles, runForTick } from '../ingest-job.js';
 import { runKey } from '../run-time.js';
+import { basicAuthHeaders } from './basic-auth.js';
 import { listKeys, monthPrefixes, nativeRoot, selectFiles } from './copernicus-marine.js';
 import { findMeteohubRun } from './meteohub.js';
 import { refusal } from './refusal.js';
@@ -60,11 +61,11 @@ const MAGIC: [RegExp, string, (b: Buffer) => boolean][] = [
 ];
 
 /** The first bytes of a file (the rest is not fetched), or the refusal. */
-async function firstBytes(url: string, policy: RetryPolicy, timeoutMs: number): Promise<Buffer> {
+async function firstBytes(url: string, policy: RetryPolicy, timeoutMs: number, headers?: Record<string, string>): Promise<Buffer> {
   return retryInPlace(async () => {
     const signal = AbortSignal.timeout(timeoutMs);
     try {
-      const res = await fetch(url, { signal, headers: { 'user-agent': 'meteopunto-sources-check', range: 'bytes=0-15' } });
+      const res = await fetch(url, { signal, headers: { ...headers, 'user-agent': 'meteopunto-sources-check', range: 'bytes=0-15' } });
       if (!res.ok) throw await refusal(url, res, 'fail');
       const reader = res.body!.getReader();
       const { value } = await reader.read();
@@ -79,8 +80,8 @@ async function firstBytes(url: string, policy: RetryPolicy, timeoutMs: number): 
 }
 
 /** '' when the file starts as its name says, else why not. */
-async function looksRight(url: string, policy: RetryPolicy, timeoutMs: number): Promise<string> {
-  const bytes = await firstBytes(url, policy, timeoutMs);
+async function looksRight(url: string, policy: RetryPolicy, timeoutMs: number, headers?: Record<string, string>): Promise<string> {
+  const bytes = await firstBytes(url, policy, timeoutMs, headers);
   const name = new URL(url).pathname;
   const rule = MAGIC.find(([re]) => re.test(name));
   if (!rule) return '';
@@ -100,8 +101,15 @@ async function checkHttp(product: string, cfg: ProductJobsConfig & { source: Htt
   // The first expansion of each template: one file per variable, not every step.
   const firsts = cfg.source.urls.map((t) => httpFiles(product, { ...cfg, source: { ...cfg.source, urls: [t] } }, run)[0]!);
   const where = host(firsts[0]!.url);
+  // A login (basicAuth) is read from the environment as the worker reads it.
+  let headers: Record<string, string> | undefined;
+  try {
+    headers = basicAuthHeaders(cfg.source.basicAuth ? { userEnv: cfg.source.basicAuth.userEnv, passwordEnv: cfg.source.basicAuth.passwordEnv } : undefined, o.env);
+  } catch (err) {
+    return { kind: 'http', where, ok: false, detail: (err as Error).message };
+  }
   for (const f of firsts) {
-    const bad = await looksRight(f.url, policy(), o.timeoutMs);
+    const bad = await looksRight(f.url, policy(), o.timeoutMs, headers);
     if (bad) return { kind: 'http', where, ok: false, detail: bad };
   }
   return { kind: 'http', where, ok: true, detail: `run ${runKey(run)}: the first file of each of the ${firsts.length} URL template(s) answers as expected` };

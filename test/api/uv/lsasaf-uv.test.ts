@@ -29,6 +29,7 @@ import { buildSampleDataset } from '../../../ingest/sample/build.js';
 import { loadJobsConfig } from '../../../jobs/config.js';
 import { configuredIngestJob } from '../../../jobs/ingest-job.js';
 import { createIngestProcessor } from '../../../jobs/processors/ingest.js';
+import { checkSources } from '../../../jobs/sources/source-check.js';
 import type { IngestJobData } from '../../../jobs/job-types.js';
 import { LSASAF_MDSSFTD, lsaSafFiles, startLsaSafEmulator, type LsaSafEmulator } from '../../support/emulators/lsasaf.js';
 
@@ -127,6 +128,20 @@ describe('uv_index from LSA SAF MSG DSSF (near real time), fetched from the emul
     expect(err.message).toMatch(/HTTP 401/);
     expect(err.message).not.toContain('wrong-password-1');
     expect(err.message).not.toContain(Buffer.from(`${USER}:wrong-password-1`).toString('base64'));
+  });
+
+  it('sources check reaches the data server with the login from the environment, and says which variable is missing', async () => {
+    const config = await loadJobsConfig(dir, { METEOPUNTO_JOBS_CONFIG: EXAMPLE });
+    const cfg = config.products['uv-nrt']!;
+    if (cfg.source.kind !== 'http') throw new Error('expected http');
+    const local = { ...config, products: { 'uv-nrt': { ...cfg, source: { ...cfg.source, root: lsa.origin } } } };
+    const opts = { root: dir, now, timeoutMs: 5000, retryMs: 2000 };
+    const [ok] = await checkSources(local, { ...opts, env: { LSASAF_USER: USER, LSASAF_PASSWORD: PASSWORD } });
+    expect(ok).toMatchObject({ product: 'uv-nrt', kind: 'http', ok: true });
+    const [missing] = await checkSources(local, { ...opts, env: { LSASAF_USER: USER } });
+    expect(missing).toMatchObject({ ok: false, detail: expect.stringMatching(/environment variable LSASAF_PASSWORD .* is not set/) });
+    const [refused] = await checkSources(local, { ...opts, env: { LSASAF_USER: USER, LSASAF_PASSWORD: 'nope-nope' } });
+    expect(refused).toMatchObject({ ok: false, detail: expect.stringMatching(/HTTP 401/) });
   });
 
   it('fetches the hour through a 503 with Retry-After, ingests it and answers now from the held clear-sky index', async () => {
