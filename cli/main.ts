@@ -22,7 +22,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
   keys: { summary: 'manage API keys: keys create|list|show|revoke|set-plan', load: () => import('../api/access/cli.js') },
   worker: { summary: 'run BullMQ ingest workers (needs REDIS_URL)', load: () => import('../jobs/cli-worker.js') },
   jobs: { summary: 'operate the ingest queue: jobs enqueue|status|retry|schedules', load: () => import('../jobs/cli.js') },
-  sources: { summary: 'check each configured source: sources check [--json]', load: () => import('../jobs/sources-cli.js') },
+  sources: { summary: 'check each configured source: sources check [--json] [--at <time>]', load: () => import('../jobs/sources-cli.js') },
   backfill: { summary: 'reanalysis history by year: backfill reanalysis --from <y> --to <y> | backfill status', load: () => import('../jobs/backfill/cli.js') },
 };
 

@@ -177,9 +177,9 @@ describe('docs/jobs.md example: DWD ICON-EU open data (jobs/examples/dwd-icon-eu
 describe('jobs/examples/italy.jobs.json: the production configuration for Italy', () => {
   const path = resolve(import.meta.dirname, '../../jobs/examples/italy.jobs.json');
 
-  it('loads through the config schema: nwp ICON-2I on MeteoHub with the ICON-EU fallback, nwp-soil, cams from the ADS as netcdf_zip', async () => {
+  it('loads through the config schema: nwp ICON-2I on MeteoHub with the ICON-EU fallback, nwp-soil, cams from the ADS as netcdf_zip, soil, marine, uv, dem', async () => {
     const config = await loadJobsConfig('/data', { METEOPUNTO_JOBS_CONFIG: path });
-    expect(Object.keys(config.products).sort()).toEqual(['cams', 'nwp', 'nwp-soil']);
+    expect(Object.keys(config.products).sort()).toEqual(['cams', 'dem', 'marine', 'nwp', 'nwp-soil', 'soil', 'uv', 'uv-nrt']);
     const nwp = config.products.nwp!;
     expect(nwp.source).toMatchObject({ kind: 'meteohub', root: 'https://meteohub.agenziaitaliameteo.it', dataset: 'ICON_2I_SURFACE_PRESSURE_LEVELS', lateAfterHours: 18 });
     expect(nwp.fallback?.model).toBe('DWD ICON-EU');
@@ -193,10 +193,33 @@ describe('jobs/examples/italy.jobs.json: the production configuration for Italy'
     expect(data.source.files[0]!.url).toBe('https://opendata.dwd.de/weather/nwp/icon-eu/grib/12/t_2m/icon-eu_europe_regular-lat-lon_single-level_2026112112_000_T_2M.grib2.bz2');
   });
 
+  it('every product that answers now has a source covering now; the past from ERA5-Land and SARAH; dem once, by hand', async () => {
+    const config = await loadJobsConfig('/data', { METEOPUNTO_JOBS_CONFIG: path });
+    const now = new Date('2026-11-21T16:30:00Z');
+    // LSA SAF: the hour published about 80 min after it began: at 16:30 the 15Z slots.
+    const uv = configuredIngestJob('/data', 'uv-nrt', config.products['uv-nrt']!, { now, trigger: 'schedule' });
+    expect(uv.id).toBe('uv-nrt@2026-11-21T15Z');
+    if (uv.data.source.kind !== 'http') throw new Error('expected http');
+    expect(uv.data.source.files.map((f) => f.url.split('/').pop())).toEqual(['00', '15', '30', '45'].map((m) => `NETCDF4_LSASAF_MSG_MDSSFTD_MSG-Disk_2026112115${m}.nc`));
+    expect(config.products['uv-nrt']!.source).toMatchObject({ basicAuth: { userEnv: 'LSASAF_USER', passwordEnv: 'LSASAF_PASSWORD' } });
+    // ERA5-Land: about five days behind; the day six days back, from the CDS with its own key variable.
+    const soil = configuredIngestJob('/data', 'soil', config.products.soil!, { now, trigger: 'schedule' });
+    expect(soil.id).toBe('soil@2026-11-15T00Z');
+    if (soil.data.source.kind !== 'ads') throw new Error('expected ads');
+    expect(soil.data.source).toMatchObject({ api: 'https://cds.climate.copernicus.eu/api', dataset: 'reanalysis-era5-land', keyEnv: 'METEOPUNTO_CDS_KEY' });
+    expect(soil.data.source.requests.map((r) => r.request)).toMatchObject([{ year: ['2026'], month: ['11'], day: ['15'] }]);
+    expect(config.products.uv!.source).toMatchObject({ kind: 'inbox', dir: 'inbox/uv' });
+    // Marine: the Copernicus Marine example as it is (waves and SST for now, after the MED bulletins).
+    const marine = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../jobs/examples/marine-cmems.jobs.json'), 'utf8')).products.marine;
+    expect(JSON.parse(readFileSync(path, 'utf8')).products.marine).toEqual(marine);
+    expect(configuredIngestJob('/data', 'marine', config.products.marine!, { now, trigger: 'schedule' }).id).toBe('marine@2026-11-21T00Z');
+    expect(config.products.dem).toEqual({ source: { kind: 'inbox', dir: 'inbox/dem', settleSeconds: 60 } });
+  });
+
   it('names each provider root once and no credential: a mirror is one setting, the ADS key an environment variable', () => {
     const text = readFileSync(path, 'utf8');
     const hosts = [...text.matchAll(/https?:\/\/([^/"]+)/g)].map((m) => m[1]);
-    expect(hosts.sort()).toEqual(['ads.atmosphere.copernicus.eu', 'meteohub.agenziaitaliameteo.it', 'meteohub.agenziaitaliameteo.it', 'opendata.dwd.de']);
+    expect(hosts.sort()).toEqual(['ads.atmosphere.copernicus.eu', 'cds.climate.copernicus.eu', 'datalsasaf.lsasvcs.ipma.pt', 'meteohub.agenziaitaliameteo.it', 'meteohub.agenziaitaliameteo.it', 'opendata.dwd.de', 'stac.marine.copernicus.eu']);
     expect(text).not.toMatch(/"(key|token|password|secret)"\s*:/i);
     const mirrored = parseJobsConfig(JSON.parse(text.replace('https://opendata.dwd.de', 'http://mirror.local')), 'mirror');
     const { data } = configuredIngestJob('/data', 'nwp', { source: mirrored.products.nwp!.fallback!.source }, { now: new Date('2026-11-21T16:30:00Z'), trigger: 'schedule' });
