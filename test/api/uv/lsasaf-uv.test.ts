@@ -26,7 +26,8 @@ import { FileKeyStore, keysFilePath } from '../../../api/access/key-store-file.j
 import { UV_SOURCES } from '../../../api/fields/developer/uv.js';
 import { runIngest } from '../../../ingest/pipeline.js';
 import { buildSampleDataset } from '../../../ingest/sample/build.js';
-import { loadJobsConfig } from '../../../jobs/config.js';
+import { credentialEnvNames, loadJobsConfig, parseJobsConfig } from '../../../jobs/config.js';
+import { redactSecrets, secretValues } from '../../../config/redaction.js';
 import { configuredIngestJob } from '../../../jobs/ingest-job.js';
 import { createIngestProcessor } from '../../../jobs/processors/ingest.js';
 import { checkSources } from '../../../jobs/sources/source-check.js';
@@ -109,6 +110,13 @@ describe('uv_index from LSA SAF MSG DSSF (near real time), fetched from the emul
     expect(data.source.options.basicAuth).toEqual({ userEnv: 'LSASAF_USER', passwordEnv: 'LSASAF_PASSWORD' });
     // SARAH's continuation arrives days late, a day at a time: its inbox is looked at once a day.
     expect(config.products.uv!.schedule).toEqual({ cron: '20 6 * * *', tz: 'UTC' });
+  });
+
+  it('a basic-auth password is a secret of the worker’s logs whatever its variable is called', () => {
+    const config = parseJobsConfig({ products: { 'uv-nrt': { source: { kind: 'http', urls: ['https://example.org/a.nc'], basicAuth: { userEnv: 'LSA_LOGIN', passwordEnv: 'LSA_PASS' } } } } }, 'jobs.json');
+    expect(credentialEnvNames(config)).toContain('LSA_PASS');
+    const secrets = secretValues({ LSA_LOGIN: USER, LSA_PASS: PASSWORD }, credentialEnvNames(config));
+    expect(redactSecrets(`login failed for ${PASSWORD}`, secrets)).not.toContain(PASSWORD);
   });
 
   it('without the login in the environment the job fails at once naming the variable, asking the server nothing', async () => {
