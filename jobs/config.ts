@@ -85,14 +85,14 @@ export async function loadJobsConfig(root: string, env: NodeJS.ProcessEnv = proc
   return parseJobsConfig(json, path);
 }
 
-/** The environment variables the configured sources read their credentials from (each ADS/CDS source's `keyEnv`, each basic-auth `passwordEnv`). */
+/** The environment variables the configured sources read their credentials from (an ADS/CDS `keyEnv`, a basic-auth `passwordEnv`, ...). */
 export function credentialEnvNames(config: JobsConfig): string[] {
   const names = new Set<string>();
   const walk = (v: unknown): void => {
     if (Array.isArray(v)) v.forEach(walk);
     else if (v !== null && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
-        if ((k === 'keyEnv' || k === 'passwordEnv') && typeof x === 'string') names.add(x);
+        if (/(key|password|token|secret)Env$/i.test(k) && typeof x === 'string') names.add(x);
         else walk(x);
       }
     }

@@ -5,10 +5,12 @@
  * file, a remote job that failed) fail the job at once with this message.
  * Which transient errors are also retried in place, within the call, is
  * decided in retry.ts. Every message passes the redaction rule
- * (config/redaction.ts): a URL's token or password, a key a provider echoes,
- * never reach the job's failure reason or a log line.
+ * (config/redaction.ts) with the environment's credentials: a URL's token or
+ * password, a key or a login a provider echoes, never reach the job's
+ * failure reason (kept in Redis, shown by `jobs status`) or a log line.
  */
-import { redactSecrets } from '../../config/redaction.js';
+import { redactSecrets, secretValues } from '../../config/redaction.js';
+import { processEnv } from '../../config/process-env.js';
 
 export type SourceErrorCode =
   | 'NETWORK' // connection refused/reset, DNS
@@ -37,7 +39,7 @@ export class SourceError extends Error {
     readonly transient: boolean,
     options?: { cause?: unknown; status?: number; retryAfterMs?: number },
   ) {
-    super(redactSecrets(message), options?.cause === undefined ? undefined : { cause: options.cause });
+    super(redactSecrets(message, secretValues(processEnv())), options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SourceError';
     if (options?.status !== undefined) this.status = options.status;
     if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
