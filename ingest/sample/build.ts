@@ -17,10 +17,13 @@ import type { SampleContext, SampleStep } from './step.js';
 
 export { SAMPLE_MODEL, SAMPLE_NOTE };
 
-/** ~2.5 km: 0.025° of latitude (2.8 km) × 0.03° of longitude (2.5 km at 42°N), lat 35.5..47.5, lon 6..19. */
-export const SAMPLE_NWP_GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 434, ny: 481, x0: 6, y0: 35.5, dx: 0.03, dy: 0.025 };
-/** ~1 km: 0.01° × 0.0125°, same extent. */
-export const SAMPLE_DEM_GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 1041, ny: 1201, x0: 6, y0: 35.5, dx: 0.0125, dy: 0.01 };
+/**
+ * ~2.5 km: 0.025° of latitude (2.8 km) × 0.03° of longitude (2.5 km at 42°N),
+ * lat 35.5..47.3, lon 6.5..18.59: inside the real terrain's box (./terrain.ts).
+ */
+export const SAMPLE_NWP_GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 404, ny: 473, x0: 6.5, y0: 35.5, dx: 0.03, dy: 0.025 };
+/** ~1 km: 0.01° × 0.0125°, lat 35.5..47.3, lon 6.5..18.6. */
+export const SAMPLE_DEM_GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 969, ny: 1181, x0: 6.5, y0: 35.5, dx: 0.0125, dy: 0.01 };
 
 export interface SampleOptions {
   /** Data directory the tiles go to. */

@@ -15,8 +15,8 @@ import { SAMPLE_STEPS } from './registry.js';
 
 const USAGE = `usage: meteopunto demo [options]
 
-Builds a SAMPLE dataset over Italy (synthetic weather on an analytic terrain,
-~2.5 km, hourly from a few hours ago to +48 h, plus a ~1 km DEM, and a sample
+Builds a SAMPLE dataset over Italy (synthetic weather on the real ICON-2I
+terrain, ~2.5 km, hourly from a few hours ago to +48 h, plus a ~1 km DEM, and a sample
 of every other product) and ingests it through the real path. The data is
 labelled as sample everywhere (manifest, /healthz, tiles info). It is NOT a
 forecast.

@@ -46,7 +46,7 @@ export function marineGrid(nwp: RegularLatLonGrid): RegularLatLonGrid {
 }
 
 async function writeMarineFiles(sstPath: string, wavesPath: string, grid: RegularLatLonGrid, run: Date, times: Date[], signal?: AbortSignal): Promise<void> {
-  const land = terrainOnGrid(grid).land;
+  const land = (await terrainOnGrid(grid)).land;
   const lat = cellCentres(grid.y0, grid.dy, grid.ny);
   const lon = cellCentres(grid.x0, grid.dx, grid.nx);
   const seed = seedFromTime(run.getTime()) + 77;

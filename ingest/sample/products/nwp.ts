@@ -43,7 +43,7 @@ export const nwpSample: SampleStep = {
 };
 
 async function writeNwpFile(path: string, grid: RegularLatLonGrid, run: Date, times: Date[], signal?: AbortSignal): Promise<void> {
-  const terrain = terrainOnGrid(grid);
+  const terrain = await terrainOnGrid(grid);
   const ctx = weatherContext(grid, terrain, run, seedFromTime(run.getTime()));
   const w = await CfNetcdfWriter.create(path, cellCentres(grid.y0, grid.dy, grid.ny), cellCentres(grid.x0, grid.dx, grid.nx), globalAttrs(run, 'NWP forecast'));
   try {

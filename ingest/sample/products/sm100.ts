@@ -1,5 +1,5 @@
 /**
- * Sample product `sm100`: the analytic terrain over San Marino at 0.0003°
+ * Sample product `sm100`: the real terrain (../terrain.ts) over San Marino at 0.0003°
  * (~30 m, the spacing of Copernicus GLO-30) as a CF NetCDF4 DEM, ingested
  * with `ingest sm100`, which then downscales the sample nwp onto the 100 m
  * grid (so a Developer demo key sees San Marino answered by sm100).
@@ -34,10 +34,10 @@ export const sm100Sample: SampleStep = {
   async generate(c) {
     const grid = demGrid();
     const file = join(c.dir, 'meteopunto-sample-dem-san-marino.nc');
-    const terrain = terrainOnGrid(grid, true);
+    const terrain = await terrainOnGrid(grid);
     const w = await CfNetcdfWriter.create(file, cellCentres(grid.y0, grid.dy, grid.ny), cellCentres(grid.x0, grid.dx, grid.nx), globalAttrs(c.run, 'digital elevation model (San Marino)'));
     try {
-      w.addStatic('orog', terrain.elevationM, { units: 'm', standard_name: 'surface_altitude', long_name: 'surface altitude (synthetic DEM)' });
+      w.addStatic('orog', terrain.elevationM, { units: 'm', standard_name: 'surface_altitude', long_name: 'surface altitude (ICON-2I orography, interpolated)' });
     } finally {
       w.close();
     }

@@ -38,7 +38,7 @@ function soilGrid(nwp: RegularLatLonGrid): RegularLatLonGrid {
 }
 
 async function writeSoilFile(path: string, grid: RegularLatLonGrid, run: Date, times: Date[], signal?: AbortSignal): Promise<void> {
-  const terrain = terrainOnGrid(grid);
+  const terrain = await terrainOnGrid(grid);
   const lat = cellCentres(grid.y0, grid.dy, grid.ny);
   const lon = cellCentres(grid.x0, grid.dx, grid.nx);
   const cells = grid.nx * grid.ny;

@@ -89,7 +89,7 @@ describe('meteopunto tiles render', () => {
   beforeAll(async () => {
     await buildSampleDataset({
       root, now: new Date('2026-07-15T13:20:00Z'), hoursAhead: 2, products: ['nwp'],
-      nwpGrid: { kind: 'regular_ll', nx: 261, ny: 241, x0: 6, y0: 35.5, dx: 0.05, dy: 0.05 },
+      nwpGrid: { kind: 'regular_ll', nx: 243, ny: 237, x0: 6.5, y0: 35.5, dx: 0.05, dy: 0.05 },
     });
     // A hole: every cell west of 10° E missing.
     // A pollutant from 4.4 to 54.45 µg/m³ (sequential scale).
@@ -112,7 +112,7 @@ describe('meteopunto tiles render', () => {
     expect(d.width).toBe(640);
     expect(d.height).toBeGreaterThan(640);
     expect(d.colours).toBeGreaterThan(50);
-    checkLegend(out, r.out, mapHeight([5.975, 35.475, 19.025, 47.525], 640));
+    checkLegend(out, r.out, mapHeight([6.475, 35.475, 18.625, 47.325], 640));
   });
 
   it('a sequential scale: round bounds and ticks, values printed without float noise, the legend inside the image', () => {
