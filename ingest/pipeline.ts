@@ -61,7 +61,9 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
   // derive: map, choose the grid, assemble the time axis, derive missing variables
   progress('derive', STAGE_START.derive, `mapping ${tagged.length} fields to product ${product.name}`);
   const seen = describeSeen(tagged);
-  const mapped = mapFields(product, tagged);
+  // The source model says what its accumulations cover (ingest/mapping/time-conventions.ts).
+  const model = req.source?.model ?? product.model?.(req.files);
+  const mapped = mapFields(product, tagged, model ? { model } : {});
   tagged.length = 0; // the source arrays now belong to `mapped`
   const names = req.files.map((f) => basename(f));
   if (mapped.fields.length === 0) {
@@ -83,7 +85,6 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
 
   // write + publish (atomic: the writer renames the manifest last)
   const newestRun = selection.fields.reduce((m, f) => Math.max(m, f.referenceTime.getTime()), -Infinity);
-  const model = req.source?.model ?? product.model?.(req.files);
   const source = {
     files: names,
     ...(model ? { model } : {}),

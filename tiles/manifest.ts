@@ -23,6 +23,25 @@ export type Interpolation = 'linear' | 'nearest';
  */
 export type NeighbourMask = 'any' | 'sea' | 'land';
 
+/**
+ * A value that is a statistic over the interval ending at its time (an
+ * amount, a mean) rather than the value at that instant: precipitation
+ * totals, mean radiation, a daily file's daily means. The point reader takes
+ * such a value from the step whose interval holds the asked time instead of
+ * blending two steps (docs/api.md, "Time").
+ */
+export interface TimeInterval {
+  statistic: 'sum' | 'mean';
+  /**
+   * Length of the interval, s, when every value covers the same (3600 for an
+   * ERA5 1-hour total, 86400 for a daily mean): a time farther than this
+   * before the step's time lies in no value's interval (null). Absent: the
+   * interval is the step from the previous time (a forecast's 1-hour, then
+   * 3-hour amounts).
+   */
+  seconds?: number;
+}
+
 /** `static`: no time axis; `forecast`: one rolling store; `periods`: one store per UTC year. */
 export type TimeLayout = 'static' | 'forecast' | 'periods';
 
@@ -36,6 +55,8 @@ export interface VariableInfo {
   /** True when the variable does not vary in time (elevation): stored as [y, x]. */
   static?: boolean;
   interpolation: Interpolation;
+  /** A statistic over the interval ending at each time; absent: the value at that instant. */
+  interval?: TimeInterval;
   mask: NeighbourMask;
   /**
    * Masked variables: how far (km, great circle) from the point the centre of

@@ -3,7 +3,7 @@
  * point reader (API side). Implementations: tiles/write/writer.ts, tiles/read/reader.ts.
  */
 import type { GridDef } from '../geo/grid.js';
-import type { Interpolation, Manifest, NeighbourMask, Region, TimeLayout } from './manifest.js';
+import type { Interpolation, Manifest, NeighbourMask, Region, TimeInterval, TimeLayout } from './manifest.js';
 
 /** One canonical variable handed to the writer. */
 export interface VariableInput {
@@ -22,6 +22,8 @@ export interface VariableInput {
   standardName?: string;
   /** Point-reader rule (default 'linear'). */
   interpolation?: Interpolation;
+  /** A statistic over the interval ending at each time (manifest `interval`); absent: instantaneous. */
+  interval?: TimeInterval;
   /** Neighbour mask (default 'any'); 'sea'/'land' need the store's land_sea_mask (tiles/masks.ts). */
   mask?: NeighbourMask;
   /** Masked variables (required for them): the search radius, km (manifest `search_radius_km`). */

@@ -6,7 +6,9 @@
 import type { GridDef } from '../../geo/grid.js';
 import type { SourceField } from '../field.js';
 import type { SkippedField } from '../ingest-report.js';
+import type { TimeInterval } from '../../tiles/manifest.js';
 import { deaccumulate, inferIntervalStarts, type AccumPoint } from './accumulation.js';
+import { accumulationConvention, conventionStart, type AccumulationConvention } from './time-conventions.js';
 import { VariableIndex } from './match.js';
 import type { Product } from '../products/product.js';
 import type { Aggregation, VariableSpec } from '../products/spec.js';
@@ -31,6 +33,8 @@ export interface CanonicalField {
   source: string;
   /** For amounts and means: length of the step the value covers, s. */
   stepSeconds?: number;
+  /** A sum or mean over the `seconds` before `validTime` (amounts, mean fluxes, a daily file's means); absent: the value at that instant. */
+  interval?: { statistic: TimeInterval['statistic']; seconds: number };
   /** Vector components: along the grid's axes or east/north, as the source said (SourceField.vectorAxes). */
   vectorAxes?: 'grid' | 'earth';
 }
@@ -49,9 +53,12 @@ interface Pending {
   rule: Extract<UnitRule, { kind: 'amount' | 'rate' }>;
   /** Explicit interval start (ms) or null when it must be inferred from the series. */
   startMs: number | null;
+  /** What the file's source says an amount without an explicit interval covers (./time-conventions.ts). */
+  convention: AccumulationConvention;
 }
 
-export function mapFields(product: Product, tagged: readonly TaggedField[]): MappedFields {
+/** `model`: the source model the ingest names (reanalysis: ERA5, ERA5-Land), which says what accumulations cover. */
+export function mapFields(product: Product, tagged: readonly TaggedField[], opts: { model?: string } = {}): MappedFields {
   const index = new VariableIndex(product);
   const out: MappedFields = { fields: [], skipped: [], notes: [] };
   const pending: Pending[] = [];
@@ -78,7 +85,7 @@ export function mapFields(product: Product, tagged: readonly TaggedField[]): Map
         out.skipped.push(skip(t, `${m.variable}: '${m.units}' is not an amount or a rate`));
         continue;
       }
-      pending.push({ tagged: t, variable: m.variable, spec: m.spec, rule, startMs: explicitStart(f) });
+      pending.push({ tagged: t, variable: m.variable, spec: m.spec, rule, startMs: explicitStart(f), convention: accumulationConvention(opts.model, t.file) });
       continue;
     }
     if (rule.kind !== 'value') {
@@ -108,7 +115,9 @@ export function mapFields(product: Product, tagged: readonly TaggedField[]): Map
     }
   }
 
-  out.fields.push(...stepFields(pending));
+  const steps = stepFields(pending);
+  out.fields.push(...steps.fields);
+  out.notes.push(...steps.notes);
   return out;
 }
 
@@ -156,7 +165,19 @@ function instantField(t: TaggedField, variable: string, spec: VariableSpec, rule
     file: t.file,
     source: t.field.name,
     ...(t.field.vectorAxes ? { vectorAxes: t.field.vectorAxes } : {}),
+    ...meanInterval(t.field),
   };
+}
+
+/**
+ * A state given as its mean over more than an hour (a daily file's t2m): the
+ * interval, so that it is read as one. Hourly means of a state (Copernicus
+ * Marine's hourly SST) are read as values at their time stamps.
+ */
+function meanInterval(f: SourceField): { interval?: CanonicalField['interval'] } {
+  if (f.stepType !== 'avg' || f.intervalStart === undefined) return {};
+  const seconds = (f.validTime.getTime() - f.intervalStart.getTime()) / 1000;
+  return seconds > 3600 ? { interval: { statistic: 'mean', seconds } } : {};
 }
 
 /** Apply validRange (outside → NaN) and min (below → min). */
@@ -172,7 +193,7 @@ export function clampToSpec(values: Float32Array, spec: VariableSpec): void {
 }
 
 /** Group pending amount/mean fields into series, resolve intervals, de-accumulate. */
-function stepFields(pending: readonly Pending[]): CanonicalField[] {
+function stepFields(pending: readonly Pending[]): { fields: CanonicalField[]; notes: string[] } {
   const series = new Map<string, Pending[]>();
   for (const p of pending) {
     const f = p.tagged.field;
@@ -184,18 +205,27 @@ function stepFields(pending: readonly Pending[]): CanonicalField[] {
     pushTo(series, key, p);
   }
   const out: CanonicalField[] = [];
+  const notes: string[] = [];
   for (const members of series.values()) {
-    const inferred = inferIntervalStarts(members.map((p) => p.tagged.field.validTime.getTime()));
+    const times = members.map((p) => p.tagged.field.validTime.getTime());
+    const inferred = inferIntervalStarts(times);
     const points: AccumPoint<Pending>[] = members.map((p, k) => {
       const f = p.tagged.field;
-      const startMs = p.startMs ?? inferred[k]!;
+      const startMs = p.startMs ?? conventionStart(p.convention, times[k]!) ?? inferred[k]!;
       const seconds = (f.validTime.getTime() - startMs) / 1000;
       const scale = p.rule.kind === 'amount' ? p.rule.scale : p.rule.scale * seconds;
       return { validTime: f.validTime, intervalStart: new Date(startMs), amount: applyValueRule(f.values, { scale, offset: 0 }), meta: p };
     });
+    const spacing = minSpacingMs(times);
+    const unknown: string[] = [];
     for (const s of deaccumulate(points)) {
       const p = s.meta;
       const seconds = (s.validTime.getTime() - s.stepStart.getTime()) / 1000;
+      // A total since 00 UTC with no earlier time of that day in the file: its last step's amount is unknown.
+      if (p.startMs === null && p.convention === 'since-00utc' && seconds * 1000 > spacing) {
+        unknown.push(s.validTime.toISOString());
+        continue;
+      }
       const values = s.amount;
       if (p.spec.aggregation === 'mean') for (let i = 0; i < values.length; i++) values[i] = values[i]! / seconds;
       clampToSpec(values, p.spec);
@@ -209,8 +239,21 @@ function stepFields(pending: readonly Pending[]): CanonicalField[] {
         file: p.tagged.file,
         source: p.tagged.field.name,
         stepSeconds: seconds,
+        interval: { statistic: p.spec.aggregation === 'amount' ? 'sum' : 'mean', seconds },
       });
     }
+    if (unknown.length > 0) {
+      const p = members[0]!;
+      notes.push(`${p.tagged.file}: ${p.tagged.field.name} is a total since 00 UTC (ERA5-Land); at ${unknown.join(', ')} no earlier time of that day is in the file, so the last step's amount is unknown and left missing`);
+    }
   }
-  return out;
+  return { fields: out, notes };
+}
+
+/** Smallest gap between distinct times, ms (Infinity for fewer than two). */
+function minSpacingMs(timesMs: readonly number[]): number {
+  const sorted = [...new Set(timesMs)].sort((a, b) => a - b);
+  let min = Infinity;
+  for (let k = 1; k < sorted.length; k++) min = Math.min(min, sorted[k]! - sorted[k - 1]!);
+  return min;
 }

@@ -9,7 +9,7 @@ import type { SourceField } from '../field.js';
 import type { NcDataset } from './model.js';
 import { attrText } from './model.js';
 import { packingOf, toDecodable } from './cf-packing.js';
-import { intervalsOf, stepTypeOf, type TimeInterval } from './cf-step.js';
+import { dailyStepType, intervalsOf, isDailyAxis, stepTypeOf, type TimeInterval } from './cf-step.js';
 import { coordRole } from './cf-coords.js';
 import { CoordCache } from './coord-values.js';
 import { levelOf, planVariable, referencedNames, type DimPlan, type VariablePlan } from './field-plan.js';
@@ -52,13 +52,14 @@ export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: ()
   const refDim = find('reftime');
   const periodDim = find('period');
   const levelDim = find('level');
-  const stepType = stepTypeOf(attrText(v, 'cell_methods'), [timeDim?.name, periodDim?.name]);
-
   const refs = refDim ? cache.time(refDim.coord!).ms : undefined;
   const periods = periodDim ? cache.periodMs(periodDim.coord!) : undefined;
   const levels = levelDim ? cache.values(levelDim.coord!) : undefined;
   const tc = timeDim ? cache.time(timeDim.coord!) : undefined;
-  const timeIntervals = tc ? intervalsOf(tc.ms, stepType, tc.boundsMs) : undefined;
+  const declared = stepTypeOf(attrText(v, 'cell_methods'), [timeDim?.name, periodDim?.name]);
+  const daily = tc ? isDailyAxis(tc.ms, attrText(timeDim!.coord!, 'units')) : false;
+  const stepType = dailyStepType(declared, daily, tc?.boundsMs);
+  const timeIntervals = tc ? intervalsOf(tc.ms, stepType, tc.boundsMs, daily) : undefined;
   const scalarIntervals = plan.scalarTime ? intervalsOf(plan.scalarTime.ms, stepType, plan.scalarTime.boundsMs) : undefined;
   const periodIntervals = new Map<number, TimeInterval[]>();
 

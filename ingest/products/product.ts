@@ -6,7 +6,7 @@
  * what is its own.
  */
 import type { GridDef } from '../../geo/grid.js';
-import type { Region, TimeLayout } from '../../tiles/manifest.js';
+import type { Region, TimeInterval, TimeLayout } from '../../tiles/manifest.js';
 import type { SourceField } from '../field.js';
 import type { PublishResult } from '../../tiles/types.js';
 import type { IngestRequest } from '../ingest-types.js';
@@ -24,6 +24,14 @@ export interface VariableStack {
   times: Date[];
   series: Map<string, Float32Array[]>;
   statics: Map<string, Float32Array>;
+  /** Series that are a sum or mean over the interval ending at each time (manifest `interval`); absent: instantaneous. */
+  intervals?: Map<string, TimeInterval>;
+  /**
+   * The interval every instantaneous quantity of the files was given over
+   * (a daily file's means), so that what `complete` derives from them (dew
+   * point from daily means) is marked the same.
+   */
+  stateInterval?: TimeInterval;
 }
 
 /** A field the product recognised as a variable although nothing names it, with the reason (reported). */

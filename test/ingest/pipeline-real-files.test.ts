@@ -6,6 +6,7 @@
  * bilinear in python, units converted by hand in this test.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +82,7 @@ describeShared('runIngest on the real files of ../shared/data', () => {
     expect(report.variables).toEqual(['elevation', 'precipitation']);
     expect(report.grid.kind).toBe('rotated_ll');
     expect(report.from).toBe('2019-11-15T00:00:00.000Z'); // run 2019-11-14 00Z + 24 h
+    expect(report.to).toBe(report.from);
     for (const [lat, lon] of [[44.41, 8.93], [45.07, 7.69], [46.0, 11.0]] as const) {
       const refTp = gdalBilinear(dataFile(tp), 1, lat, lon, { rotatedSouthPole: ROTATED_COSMO }).value!; // kg m-2 = mm
       const refZ = gdalBilinear(dataFile(orog), 1, lat, lon, { rotatedSouthPole: ROTATED_COSMO, grid: COSMO_GRID }).value!;
@@ -108,15 +110,27 @@ describeShared('runIngest on the real files of ../shared/data', () => {
     const file = 'era5land-italy-daily/weather_italy_era5land_daily_2023-11_12.nc';
     const { report, store } = await ingest('nwp', [file]);
     expect(report.variables).toEqual(['dew_point_2m', 'precipitation', 'relative_humidity_2m', 'temperature_2m']);
+    // 61 days, each stored at its end (the next 00 UTC).
     expect(report.times).toBe(61);
+    expect([report.from, report.to]).toEqual(['2023-11-02T00:00:00.000Z', '2024-01-01T00:00:00.000Z']);
     expect(report.notes.join()).toMatch(/dew_point_2m derived/);
-    const day = 14; // 2023-11-15
-    const time = '2023-11-15T00:00:00Z';
-    const v = await at(store, 'nwp', 43.77, 11.25, time);
-    expect(Math.abs(v.temperature_2m! - netcdfBilinear(dataFile(file), 't2m', day, 43.77, 11.25).value!)).toBeLessThan(0.011);
-    expect(Math.abs(v.relative_humidity_2m! - netcdfBilinear(dataFile(file), 'rh', day, 43.77, 11.25).value!)).toBeLessThan(0.051);
-    // m/day over a one-day step → mm
-    expect(Math.abs(v.precipitation! - 1000 * netcdfBilinear(dataFile(file), 'tp', day, 43.77, 11.25).value!)).toBeLessThan(0.011);
+    const ref = (name: string, day: number) => netcdfBilinear(dataFile(file), name, day, 43.77, 11.25).value!;
+    // Each record is the day it is labelled with: 2 Nov 2023 (storm Ciarán) answers on 2 Nov, at any hour of it, unblended.
+    for (const [day, times] of [[1, ['2023-11-02T00:30:00Z', '2023-11-02T12:00:00Z', '2023-11-03T00:00:00Z']], [14, ['2023-11-15T18:00:00Z']]] as const) {
+      for (const time of times) {
+        const v = await at(store, 'nwp', 43.77, 11.25, time);
+        // m/day over one day → mm
+        expect(Math.abs(v.precipitation! - 1000 * ref('tp', day))).toBeLessThan(0.011);
+        expect(Math.abs(v.temperature_2m! - ref('t2m', day))).toBeLessThan(0.011);
+        expect(Math.abs(v.relative_humidity_2m! - ref('rh', day))).toBeLessThan(0.051);
+      }
+    }
+    expect(1000 * ref('tp', 1)).toBeGreaterThan(30);
+    // 2 Nov 00 UTC closes 1 Nov: that day's total, not 2 Nov's.
+    expect(Math.abs((await at(store, 'nwp', 43.77, 11.25, '2023-11-02T00:00:00Z')).precipitation! - 1000 * ref('tp', 0))).toBeLessThan(0.011);
+    const m = JSON.parse(readFileSync(join(store.root, 'tiles', 'nwp', 'current.json'), 'utf8')).variables;
+    expect([m.temperature_2m.interval, m.relative_humidity_2m.interval, m.dew_point_2m.interval]).toEqual(Array(3).fill({ statistic: 'mean', seconds: 86400 }));
+    expect(m.precipitation.interval).toEqual({ statistic: 'sum', seconds: 86400 });
   });
 
   it('ERA5 gust, global NetCDF3 (0..360 longitudes, packed short): cropped to Italy, value at Rome', async () => {

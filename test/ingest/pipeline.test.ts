@@ -113,9 +113,10 @@ describeShared('runIngest with real files', () => {
     const root = join(dir, 'merge');
     const a = dataFile('era5land-italy-daily/weather_italy_era5land_daily_2023-11_12.nc');
     const r = await runIngest({ root, product: 'nwp', files: [a, a] });
+    // 61 days, each stored at its end (a forecast store starts at its first step).
     expect(r.times).toBe(61);
-    expect(r.from).toBe('2023-11-01T00:00:00.000Z');
-    expect(r.to).toBe('2023-12-31T00:00:00.000Z');
+    expect(r.from).toBe('2023-11-02T00:00:00.000Z');
+    expect(r.to).toBe('2024-01-01T00:00:00.000Z');
     expect(existsSync(join(root, 'tiles', 'nwp', 'current.json'))).toBe(true);
   });
 });

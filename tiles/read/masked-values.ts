@@ -41,7 +41,7 @@ export function applyMasks(
     for (let n = 0; n < list.vars.length; n++) {
       const v = list.vars[n]!;
       if (v === null || v.mask !== code) continue;
-      values[list.names[n]!] = maskedValue(raw, 8 * n, v.isStatic ? 0 : w, v, v.nearest, choice, pt.order);
+      values[list.names[n]!] = maskedValue(raw, 8 * n, v.isStatic || v.interval ? 0 : w, v, v.nearest, choice, pt.order);
     }
   }
   return out;

@@ -27,6 +27,13 @@ export interface VarState {
   member: number;
   /** Read rule: nearest cell and step instead of bilinear + linear. */
   nearest: boolean;
+  /**
+   * A statistic over the interval ending at each time (manifest `interval`):
+   * read from the step whose interval holds the asked time, never blended.
+   */
+  interval: boolean;
+  /** Its interval's length, ms (Infinity: the step from the previous time); a time farther before the step is in no interval. */
+  intervalMs: number;
   /** MASK_ANY, MASK_SEA or MASK_LAND. */
   mask: number;
 }

@@ -22,6 +22,8 @@ export interface VariableList {
   masks: number;
   /** Whether any variable of the list is read 'nearest'. */
   anyNearest: boolean;
+  /** Whether any variable of the list is a statistic over an interval (read from one step). */
+  anyInterval: boolean;
   /**
    * Helpers gathered after the list's own variables when it has masked
    * variables: land_sea_mask, then the nearest-cell index of each mask kind
@@ -53,6 +55,7 @@ export function resolveList(vs: ListSource, names: readonly string[]): VariableL
   let kinds = 0;
   let masks = 0;
   let anyNearest = false;
+  let anyInterval = false;
   let firstTimeVarying: string | null = null;
   for (const name of names) {
     const v = vs.vars.get(name) ?? null;
@@ -61,12 +64,13 @@ export function resolveList(vs: ListSource, names: readonly string[]): VariableL
     kinds |= 1 << v.kind;
     if (v.mask !== MASK_ANY) masks |= 1 << v.mask;
     if (v.nearest) anyNearest = true;
+    if (v.interval) anyInterval = true;
     if (!v.isStatic && firstTimeVarying === null) firstTimeVarying = name;
   }
   const aux: (VarState | null)[] = masks === 0 ? [] : [vs.maskVar, vs.nearestVar[1], vs.nearestVar[2]];
   for (const a of aux) if (a) kinds |= 1 << a.kind;
   const copy = [...names];
-  return { names, copy, vars, kinds, firstTimeVarying, masks, anyNearest, aux, build: resultBuilder(copy) };
+  return { names, copy, vars, kinds, firstTimeVarying, masks, anyNearest, anyInterval, aux, build: resultBuilder(copy) };
 }
 
 /**

@@ -136,6 +136,8 @@ export function versionState(key: string, productDir: string, m: Manifest, idBas
       kind,
       member: members[kind]!.length,
       nearest: v.interpolation === 'nearest',
+      interval: v.interval !== undefined && !isStatic,
+      intervalMs: v.interval?.seconds !== undefined ? v.interval.seconds * 1000 : Infinity,
       mask: v.mask === 'sea' ? MASK_SEA : v.mask === 'land' ? MASK_LAND : MASK_ANY,
     };
     vars.set(name, state);

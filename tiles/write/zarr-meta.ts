@@ -7,6 +7,7 @@
  */
 import type { GridDef } from '../../geo/grid.js';
 import { ZSTD_COMPRESSOR } from '../codecs/zstd.js';
+import type { TimeInterval } from '../manifest.js';
 
 export type ZarrDtype = '<i2' | '<f4' | '<f8' | '<i8' | '<i4';
 
@@ -100,7 +101,7 @@ export function variableAttrs(
   grid: GridDef,
   opts: {
     static: boolean; units: string; longName?: string; standardName?: string; scale?: number; offset?: number; precision: number;
-    interpolation: string; mask: string; searchRadiusKm?: number | undefined;
+    interpolation: string; mask: string; searchRadiusKm?: number | undefined; interval?: TimeInterval;
   },
 ): Attrs {
   const dims = spatialDims(grid);
@@ -114,6 +115,8 @@ export function variableAttrs(
   a.precision = opts.precision;
   // Meteopunto's read rules, for tools that open the store directly (the manifest is authoritative).
   a.interpolation = opts.interpolation;
+  // CF §7.3 cell_methods: a sum or mean over the interval ending at the time (CF's bounds are not written: manifest `interval`).
+  if (opts.interval) a.cell_methods = `time: ${opts.interval.statistic}`;
   if (opts.mask !== 'any') {
     a.neighbour_mask = opts.mask;
     a.search_radius_km = opts.searchRadiusKm!;

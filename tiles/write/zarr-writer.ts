@@ -148,6 +148,7 @@ async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTime
     variableAttrs(grid, {
       static: isStatic, units: v.units, longName: v.longName, standardName: v.standardName, precision: v.precision,
       interpolation: v.interpolation ?? 'linear', mask: v.mask ?? 'any', searchRadiusKm: v.searchRadiusKm,
+      ...(v.interval && !isStatic ? { interval: v.interval } : {}),
       ...(packing.dtype === 'int16' ? { scale: packing.scale, offset: packing.offset } : {}),
     }),
   );
@@ -176,6 +177,7 @@ async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTime
     ...(packing.dtype === 'int16' ? { scale_factor: packing.scale, add_offset: packing.offset } : {}),
     ...(isStatic ? { static: true } : {}),
     interpolation: v.interpolation ?? 'linear',
+    ...(v.interval && !isStatic ? { interval: v.interval } : {}),
     mask: v.mask ?? 'any',
     ...(v.mask && v.mask !== 'any' ? { search_radius_km: v.searchRadiusKm! } : {}),
     block: v.block ?? 'main',

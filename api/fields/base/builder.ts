@@ -16,15 +16,31 @@ import { stepHoursAt } from '../step.js';
 import { TREND_HOURS } from './trend.js';
 import { freeVariablePlan, TREND_VARIABLES, type VariablePlan } from './variables.js';
 import { defineBuilder, type FeedView } from '../contract.js';
-import { signed } from './source.js';
+import { describeTimeBasis, signed } from './source.js';
 
 const ELEVATION = ['elevation'] as const;
 
-/** Per manifest (so per version) its variable plan and resolution: computed once. */
-const plans = new WeakMap<Manifest, VariablePlan & { resolution: string }>();
-function planOf(m: Manifest): VariablePlan & { resolution: string } {
+interface BasePlan extends VariablePlan {
+  resolution: string;
+  /** The temperature is a mean over an interval: "daily mean" (./source.ts). */
+  timeBasis: string | undefined;
+  /** A 3-hour change can be read off the temperature: not from means over more than 3 hours (a daily file). */
+  trend: boolean;
+}
+
+/** Per manifest (so per version) its variable plan, resolution and time basis: computed once. */
+const plans = new WeakMap<Manifest, BasePlan>();
+function planOf(m: Manifest): BasePlan {
   let p = plans.get(m);
-  if (!p) plans.set(m, (p = { ...freeVariablePlan(m), resolution: m.layout === 'periods' ? describePeriodSource(m) : describeForecastSource(m) }));
+  if (!p) {
+    const t = m.variables.temperature_2m?.interval;
+    plans.set(m, (p = {
+      ...freeVariablePlan(m),
+      resolution: m.layout === 'periods' ? describePeriodSource(m) : describeForecastSource(m),
+      timeBasis: describeTimeBasis(t),
+      trend: t === undefined || (t.seconds !== undefined && t.seconds <= TREND_HOURS * 3600),
+    }));
+  }
   return p;
 }
 
@@ -68,21 +84,23 @@ export const baseBuilder = defineBuilder({
   build(ctx) {
     const base = ctx.feed('base')!;
     const m = base.manifest;
+    const plan = planOf(m);
     const dem = ctx.feed('elevation');
     const { fields, basis } = assembleFree({
       lat: ctx.q.lat,
       lon: ctx.q.lon,
       altM: ctx.q.altM,
       product: m.product,
-      resolution: planOf(m).resolution,
+      resolution: plan.resolution,
       sample: m.source.sample === true,
       now: base.now,
       validTimeMs: ctx.q.timeMs,
-      stepHours: stepHoursAt(base.timesMs, ctx.q.timeMs),
-      pastTempC: base.past?.values.temperature_2m ?? null,
+      stepHours: stepHoursAt(base.timesMs, ctx.q.timeMs, m.variables.precipitation?.interval?.seconds),
+      pastTempC: plan.trend ? (base.past?.values.temperature_2m ?? null) : null,
       demElevationM: dem?.now.values.elevation ?? null,
       // sm100 answers the elevation too: its 100 m cell is the point's elevation, not a coarser DEM's.
       demIsGrid: dem !== null && dem.manifest === m,
+      ...(plan.timeBasis ? { timeBasis: plan.timeBasis } : {}),
       ...derivation(base, ctx.q.lat, ctx.q.lon),
     });
     copyFreeFields(fields, ctx.out);

@@ -38,6 +38,8 @@ export interface FreeInputs {
   demIsGrid?: boolean;
   /** For temperature_source: how a derived grid was made, and why a finer product did not answer (./source.ts). */
   derivation?: string;
+  /** For temperature_source: the temperature is a mean over an interval ("daily mean", ./source.ts). */
+  timeBasis?: string;
   note?: string;
 }
 
@@ -94,7 +96,8 @@ export function assembleFree(inp: FreeInputs): { fields: FreeFields; basis: Free
     temperature: roundOrNull(tempC, DECIMALS.temperature),
     temperature_source: temperatureSource({
       product: inp.product, resolution: inp.resolution, correction, sample: inp.sample,
-      ...(inp.derivation ? { derivation: inp.derivation } : {}), ...(inp.note ? { note: inp.note } : {}),
+      ...(inp.derivation ? { derivation: inp.derivation } : {}), ...(inp.timeBasis ? { timeBasis: inp.timeBasis } : {}),
+      ...(inp.note ? { note: inp.note } : {}),
     }),
     dew_point: roundOrNull(moisture.dewPointC, DECIMALS.dew_point),
     humidity: roundOrNull(moisture.humidityPct, DECIMALS.humidity),

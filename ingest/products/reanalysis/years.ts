@@ -16,6 +16,7 @@ import { describeGrid } from '../../mapping/grid-choice.js';
 import { sameGrid } from '../../../geo/grid.js';
 import { openLiveVersion, readFieldSteps } from '../../../tiles/read/field-reader.js';
 import type { ProductVersionInput, PublishResult, VariableInput } from '../../../tiles/types.js';
+import type { TimeInterval } from '../../../tiles/manifest.js';
 import { writeProductVersion } from '../../../tiles/write/writer.js';
 import { HISTORY_START_YEAR } from '../../../tiles/history-start.js';
 import { IngestError } from '../../ingest-types.js';
@@ -25,14 +26,31 @@ import type { Product } from '../product.js';
 /** Earliest year the service answers from reanalysis (docs/history.md). */
 export const FIRST_YEAR = HISTORY_START_YEAR;
 
-/** The part of `input` in each UTC year, years ascending (statics go to every year). */
+/**
+ * The part of `input` in each UTC year, years ascending (statics go to every
+ * year). A time at 1 January 00 UTC also closes the year before when the
+ * input has times in it: an amount or mean stored there covers the end of
+ * that year (a daily file's 31 December), which is asked of that year's store.
+ */
 export function splitByYear(input: ProductVersionInput): Map<number, ProductVersionInput> {
   const idx = new Map<number, number[]>();
-  input.times.forEach((t, k) => {
-    const y = t.getUTCFullYear();
+  const add = (y: number, k: number) => {
     let l = idx.get(y);
     if (!l) idx.set(y, (l = []));
     l.push(k);
+  };
+  const years = new Set(input.times.map((t) => t.getUTCFullYear()));
+  const onlyBoundary = new Map<number, boolean>();
+  input.times.forEach((t) => {
+    const y = t.getUTCFullYear();
+    onlyBoundary.set(y, (onlyBoundary.get(y) ?? true) && isNewYear(t));
+  });
+  input.times.forEach((t, k) => {
+    const y = t.getUTCFullYear();
+    const closes = isNewYear(t) && years.has(y - 1) && !onlyBoundary.get(y - 1);
+    if (closes) add(y - 1, k);
+    // Alone in its year, the boundary only closes the year before.
+    if (!closes || !onlyBoundary.get(y)) add(y, k);
   });
   const out = new Map<number, ProductVersionInput>();
   for (const [year, ks] of [...idx].sort((a, b) => a[0] - b[0])) {
@@ -41,6 +59,10 @@ export function splitByYear(input: ProductVersionInput): Map<number, ProductVers
     out.set(year, { ...input, times: ks.map((k) => input.times[k]!), variables, meta: { ...input.meta, layout: 'periods', period: String(year) } });
   }
   return out;
+}
+
+function isNewYear(t: Date): boolean {
+  return t.getUTCMonth() === 0 && t.getUTCDate() === 1 && t.getTime() % 86_400_000 === 0;
 }
 
 /** `year` merged with its live version (in place); a note, or null when nothing was published for it. */
@@ -73,13 +95,18 @@ export async function mergeWithPublished(root: string, product: Product, year: P
       variables[name] = fresh ?? { ...metaOf(spec), static: true, values: await readFieldSteps(prev, name, [0]) };
       continue;
     }
+    const oldInterval = m.variables[name]?.interval;
+    if (fresh && old && !sameInterval(fresh.interval, oldInterval)) {
+      throw new IngestError(`${key}: ${name} is published as ${describeInterval(oldInterval)}, these files give ${describeInterval(fresh.interval)}: one year holds one time meaning per variable`);
+    }
     const oldValues = old ? await readFieldSteps(prev, name, oldTimes.map((_, k) => k)) : null;
     variables[name] = {
-      ...(fresh ?? metaOf(spec)),
+      ...(fresh ?? { ...metaOf(spec), ...(oldInterval ? { interval: oldInterval } : {}) }),
       values: all.map((t) => {
         const n = newAt.get(t);
-        if (fresh && n !== undefined) return fresh.values[n]!;
         const o = oldAt.get(t);
+        // A step the new files leave empty (the start of their first interval) keeps what was published there.
+        if (fresh && n !== undefined && !(allMissing(fresh.values[n]!) && oldValues && o !== undefined)) return fresh.values[n]!;
         return oldValues && o !== undefined ? oldValues[o]! : nan();
       }),
     };
@@ -88,6 +115,20 @@ export async function mergeWithPublished(root: string, product: Product, year: P
   year.times = all.map((t) => new Date(t));
   year.source = { ...year.source, files: [...new Set([...m.source.files, ...year.source.files])] };
   return `${key}: merged with ${m.version} (${oldTimes.length} time(s), ${Object.keys(m.variables).length} variable(s))`;
+}
+
+function allMissing(values: Float32Array): boolean {
+  for (let i = 0; i < values.length; i++) if (values[i] === values[i]) return false;
+  return true;
+}
+
+function sameInterval(a: TimeInterval | undefined, b: TimeInterval | undefined): boolean {
+  return a?.statistic === b?.statistic && a?.seconds === b?.seconds;
+}
+
+function describeInterval(i: TimeInterval | undefined): string {
+  if (!i) return 'instantaneous values';
+  return `the ${i.statistic} over ${i.seconds !== undefined ? `${i.seconds / 3600} h` : 'each step'}`;
 }
 
 function metaOf(spec: Product['variables'][string]): Omit<VariableInput, 'values'> {
@@ -144,10 +185,13 @@ function completeMerged(product: Product, year: ProductVersionInput): string[] {
   for (const [name, v] of Object.entries(year.variables)) (v.static ? statics.set(name, v.values[0]!) : series.set(name, v.values));
   const before = new Set(series.keys());
   const notes = product.complete({ grid: year.grid, times: year.times, series, statics });
+  // Derived from states given as means (a dew point from daily means): such a mean too.
+  const states = [...before].filter((n) => product.variables[n]?.aggregation === 'instant').map((n) => year.variables[n]!.interval);
+  const shared = states.length > 0 && states.every((i) => i !== undefined && sameInterval(i, states[0])) ? states[0] : undefined;
   for (const [name, values] of series) {
     if (before.has(name)) continue;
     const spec = product.variables[name];
-    if (spec) year.variables[name] = { ...metaOf(spec), values };
+    if (spec) year.variables[name] = { ...metaOf(spec), values, ...(shared && spec.aggregation === 'instant' ? { interval: shared } : {}) };
   }
   return notes.map((n) => `${year.meta!.period}: ${n}`);
 }

@@ -170,7 +170,9 @@ function pick(values: Float32Array, at: readonly number[]): Float32Array {
 
 /** Writer metadata of an nwp variable: the catalogue's entry when it knows it, else what the manifest says. */
 function metaOf(name: string, info: VariableInfo): Omit<VariableInput, 'values'> {
+  // The nwp version's time meaning (an amount over each step, a daily mean) carries over as it is.
+  const interval = info.interval ? { interval: info.interval } : {};
   const spec = SM100_VARIABLES[name];
-  if (spec) return variableMeta(spec);
-  return { units: info.units, precision: info.scale_factor ?? 0.001, interpolation: info.interpolation, mask: info.mask, block: info.block };
+  if (spec) return { ...variableMeta(spec), ...interval };
+  return { units: info.units, precision: info.scale_factor ?? 0.001, interpolation: info.interpolation, mask: info.mask, block: info.block, ...interval };
 }

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../api/app.js';
 import { runIngest } from '../../../ingest/pipeline.js';
+import { TileStore } from '../../../tiles/read/reader.js';
 import { dataFile, describeShared } from '../../support/shared-data.js';
 import { HOUR_MS, T0_MS, TEST_KEY, installTestKey, tempDataDir, testAccess, writeMainNwp } from '../tile-fixture.js';
 
@@ -48,8 +49,10 @@ describeShared('weather.php time= from reanalysis years (real ERA5 files, real H
         { kind: 'grib', file: T2M_GRIB, ...MILAN },
         { kind: 'nc', file: zFile, var: 'z', ...MILAN, times: ['2017-01-01T12:00'], weights: [1] },
         { kind: 'nc', file: GUST_NC3, var: 'i10fg', ...ROME, times: ['2011-08-01T00:00'], weights: [1] },
-        // 12:00 halfway between two daily steps: linear in time.
-        { kind: 'nc', file: LAND_NC4, var: 't2m', ...FLORENCE, times: ['2023-11-15T00:00', '2023-11-16T00:00'], weights: [0.5, 0.5] },
+        // The record labelled 15 Nov is the mean over 15 Nov: at 15 Nov 12:00 it alone answers.
+        { kind: 'nc', file: LAND_NC4, var: 't2m', ...FLORENCE, times: ['2023-11-15T00:00'], weights: [1] },
+        // 2 Nov 2023 (storm Ciarán): the day's total, m.
+        { kind: 'nc', file: LAND_NC4, var: 'tp', ...FLORENCE, times: ['2023-11-02T00:00'], weights: [1] },
       ],
     }) as number[];
     await installTestKey(data.dir, 'business');
@@ -94,12 +97,25 @@ describeShared('weather.php time= from reanalysis years (real ERA5 files, real H
     expect(body.temperature).toBeNull();
   });
 
-  it('ERA5-Land daily NetCDF4 → 2023: linear in time between days, not corrected without orography, 0.2° named', async () => {
-    const { status, body } = await get({ ...FLORENCE, time: '2023-11-15T12:00' });
-    expect(status).toBe(200);
-    expect(Math.abs(body.temperature - ref[3]!)).toBeLessThanOrEqual(0.06);
-    expect(body.temperature_source).toBe('reanalysis ERA5-Land 0.2° bilinear, not altitude-corrected (no grid elevation)');
-    expect(body.humidity).not.toBeNull();
+  it('ERA5-Land daily NetCDF4 → 2023: the day\'s mean all day, said daily in temperature_source, no 3-hour trend, 0.2° named', async () => {
+    for (const time of ['2023-11-15T00:30', '2023-11-15T12:00', '2023-11-15T23:00']) {
+      const { status, body } = await get({ ...FLORENCE, time });
+      expect(status).toBe(200);
+      expect(Math.abs(body.temperature - ref[3]!)).toBeLessThanOrEqual(0.06);
+      expect(body.temperature_source).toBe('reanalysis ERA5-Land 0.2° bilinear, daily mean, not altitude-corrected (no grid elevation)');
+      expect(body.humidity).not.toBeNull();
+      // Two daily means give no 3-hour change.
+      expect(body.temperature_trend_3h).toBeNull();
+    }
+    // The 2 Nov total is served on 2 Nov (was 1 Nov): the value netCDF4-python gives for that day's record.
+    const store = new TileStore(data.dir, { manifestCheckMs: 0 });
+    for (const time of ['2023-11-02T00:30:00Z', '2023-11-02T12:00:00Z', '2023-11-02T23:30:00Z']) {
+      const s = await store.sample('reanalysis/2023', FLORENCE.lat, FLORENCE.lon, Date.parse(time), ['precipitation']);
+      expect(Math.abs(s.values.precipitation! - 1000 * ref[4]!)).toBeLessThanOrEqual(0.011);
+    }
+    expect(1000 * ref[4]!).toBeGreaterThan(30);
+    const nov1 = await store.sample('reanalysis/2023', FLORENCE.lat, FLORENCE.lon, Date.parse('2023-11-01T12:00:00Z'), ['precipitation']);
+    expect(Math.abs(nov1.values.precipitation! - 1000 * ref[4]!)).toBeGreaterThan(1);
   });
 
   it('a time inside the forecast still answers from nwp', async () => {

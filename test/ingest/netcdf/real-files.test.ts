@@ -85,11 +85,13 @@ describeShared('NetCDF reader: ERA5-Land Italy daily (NetCDF4, NaN over sea, des
     expect(fields[0]!.grid).toEqual({ kind: 'regular_ll', nx: 60, ny: 60, x0: 7.2, y0: 36.2, dx: 0.2, dy: 0.2 });
   });
 
-  it('decodes "days since 1970-01-01"', () => {
+  it('decodes "days since 1970-01-01": each record is the mean over the day it is labelled with', () => {
     const t2m = fields.filter((f) => f.name === 't2m');
-    expect(t2m[0]!.validTime.toISOString()).toBe('2023-11-01T00:00:00.000Z');
-    expect(t2m[60]!.validTime.toISOString()).toBe('2023-12-31T00:00:00.000Z');
-    expect(t2m.map((f) => f.validTime.getTime())).toEqual(reference<{ ms: number[] }>({ op: 'times', file: ERA5LAND, var: 'time' }).ms);
+    expect(t2m[0]!.intervalStart!.toISOString()).toBe('2023-11-01T00:00:00.000Z');
+    expect(t2m[0]!.validTime.toISOString()).toBe('2023-11-02T00:00:00.000Z');
+    expect(t2m[60]!.validTime.toISOString()).toBe('2024-01-01T00:00:00.000Z');
+    expect(new Set(fields.map((f) => f.stepType))).toEqual(new Set(['avg']));
+    expect(t2m.map((f) => f.intervalStart!.getTime())).toEqual(reference<{ ms: number[] }>({ op: 'times', file: ERA5LAND, var: 'time' }).ms);
   });
 
   it('matches netCDF4-python t2m at land and sea points', () => {

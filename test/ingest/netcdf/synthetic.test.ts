@@ -152,8 +152,9 @@ describe('grids', () => {
       else expect(v).toBeCloseTo(expected[k]!, 4);
     });
     expect(fields.map((f) => f.stepType)).toEqual(['accum', 'accum', 'accum']);
-    expect(iso(fields)).toEqual(['2023-06-02T00:00:00.000Z', '2023-06-03T00:00:00.000Z', '2023-06-04T00:00:00.000Z']);
-    expect(iso(fields, 'intervalStart')).toEqual(['2023-06-01T00:00:00.000Z', '2023-06-02T00:00:00.000Z', '2023-06-03T00:00:00.000Z']);
+    // A daily axis (days since, 00 UTC, one day apart) labels the day each sum is over: [label, label + 1 day].
+    expect(iso(fields, 'intervalStart')).toEqual(['2023-06-02T00:00:00.000Z', '2023-06-03T00:00:00.000Z', '2023-06-04T00:00:00.000Z']);
+    expect(iso(fields)).toEqual(['2023-06-03T00:00:00.000Z', '2023-06-04T00:00:00.000Z', '2023-06-05T00:00:00.000Z']);
   });
 
   it('coordinates named x/y recognised by units and axis; data stored (x, y, t)', async () => {

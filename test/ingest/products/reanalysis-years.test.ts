@@ -35,7 +35,8 @@ describe('reanalysis ingest: one store per year, merged', () => {
   it('splits by UTC year; a second run with other variables merges into both years', async () => {
     const first = await runIngest({ root, product: 'reanalysis', files: [f('air.2m.1925.nc'), f('hgt.sfc.nc')] });
     expect(first.periods!.map((p) => [p.period, p.times, p.from, p.to])).toEqual([
-      ['1925', 8, '1925-12-31T00:00:00.000Z', '1925-12-31T21:00:00.000Z'],
+      // 1926-01-01 00 UTC also closes 1925 (an amount or mean there covers the end of 1925).
+      ['1925', 9, '1925-12-31T00:00:00.000Z', '1926-01-01T00:00:00.000Z'],
       ['1926', 8, '1926-01-01T00:00:00.000Z', '1926-01-01T21:00:00.000Z'],
     ]);
     const second = await runIngest({ root, product: 'reanalysis', files: [f('rhum.2m.1925.nc'), f('prmsl.1925.nc')] });

@@ -26,7 +26,8 @@ const KILLS = 12;
 // A grid node of the file (0.2° grid from 48 N, 7.2 E): time index 5 = 2023-11-06.
 const LAT = 45;
 const LON = 9;
-const TIME = Date.UTC(2023, 10, 6);
+// Noon of 6 Nov 2023, inside the day of record 5 (a daily record is the mean over the day it is labelled with).
+const TIME = Date.UTC(2023, 10, 6, 12);
 
 /** Small seeded generator (mulberry32) so a failure can be replayed. */
 function seeded(seed: number): () => number {
