@@ -140,3 +140,27 @@ describe('mapFields (dem)', () => {
     expect(out.skipped).toHaveLength(2);
   });
 });
+
+describe('mapFields: accumulations by the source model (ingest/mapping/time-conventions.ts)', () => {
+  const day = Date.UTC(2023, 6, 1);
+  const at = (h: number) => new Date(day + h * 3_600_000);
+  // NetCDF fields carry no interval: referenceTime = validTime, as the reader gives them.
+  const tp = (h: number, m: number, file: string) => tag(field({ name: 'tp', units: 'm', validTime: at(h), referenceTime: at(h), value: m }), file);
+
+  it('ERA5-Land: a first time of the day after its first hour has no hour\'s amount: left missing with a note', () => {
+    // Totals since 00 UTC of 1 mm an hour, the file starting at 05 UTC.
+    const out = mapFields(nwpProduct, [5, 6, 7].map((h) => tp(h, 0.001 * h, 'era5-land-tp.nc')), { model: 'ERA5-Land' });
+    expect(out.fields.map((f) => [f.validTime.toISOString(), +f.values[0]!.toFixed(3), f.interval])).toEqual([
+      ['2023-07-01T06:00:00.000Z', 1, { statistic: 'sum', seconds: 3600 }],
+      ['2023-07-01T07:00:00.000Z', 1, { statistic: 'sum', seconds: 3600 }],
+    ]);
+    expect(out.notes.join()).toMatch(/total since 00 UTC .* 2023-07-01T05:00:00.000Z/);
+  });
+
+  it('the model named wins over the file name; no model and no ERA5-Land name: the spacing', () => {
+    const era5 = mapFields(nwpProduct, [0, 6].map((h) => tp(h, 0.002, 'era5land-named.nc')), { model: 'ERA5' });
+    expect(era5.fields.map((f) => [+f.values[0]!.toFixed(3), f.interval!.seconds])).toEqual([[2, 3600], [2, 3600]]);
+    const other = mapFields(nwpProduct, [0, 6].map((h) => tp(h, 0.002, 'other.nc')));
+    expect(other.fields.map((f) => f.interval!.seconds)).toEqual([6 * 3600, 6 * 3600]);
+  });
+});

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTimeUnits, timeValueToMs, decodeTimes, TimeUnitsError } from '../../../ingest/netcdf/cf-time.js';
 import { parseCalendar } from '../../../ingest/netcdf/cf-calendar.js';
-import { stepTypeOf, intervalsOf } from '../../../ingest/netcdf/cf-step.js';
+import { dailyStepType, intervalsOf, isDailyAxis, stepTypeOf } from '../../../ingest/netcdf/cf-step.js';
 import { cleanFloat32, xAxis, yAxis, GridAxisError } from '../../../ingest/netcdf/cf-grid.js';
 import { rotatedFromNorthPole } from '../../../ingest/netcdf/cf-grid-mapping.js';
 import { coordRole } from '../../../ingest/netcdf/cf-coords.js';
@@ -86,6 +86,20 @@ describe('cell_methods and intervals', () => {
     expect(intervalsOf(Float64Array.of(5), 'avg', Float64Array.of(1, 9))).toEqual([{ validMs: 9, startMs: 1 }]);
     expect(intervalsOf(Float64Array.of(5), 'accum')).toEqual([{ validMs: 5 }]);
     expect(intervalsOf(Float64Array.of(5, 6), 'instant')).toEqual([{ validMs: 5 }, { validMs: 6 }]);
+  });
+
+  it('a daily axis counted in days labels the day each record is over; counted in hours it stays instants', () => {
+    const day = 86_400_000;
+    const days = Float64Array.of(19662 * day, 19663 * day); // 2023-11-01, 2023-11-02
+    expect(isDailyAxis(days, 'days since 1970-01-01')).toBe(true);
+    expect(isDailyAxis(days, 'hours since 1970-01-01')).toBe(false); // CAMS's 00 UTC analyses
+    expect(isDailyAxis(Float64Array.of(19662 * day, 19663 * day + 3_600_000), 'days since 1970-01-01')).toBe(false);
+    expect(dailyStepType('instant', true)).toBe('avg');
+    expect(dailyStepType('instant', true, Float64Array.of(0, day, day, 2 * day))).toBe('instant');
+    expect(intervalsOf(days, 'avg', undefined, true)).toEqual([
+      { validMs: 19663 * day, startMs: 19662 * day },
+      { validMs: 19664 * day, startMs: 19663 * day },
+    ]);
   });
 });
 
