@@ -8,7 +8,9 @@
  * the time and from LSA SAF for the recent days and now.
  *
  * k is computed per cell and slot (science/uv.ts clearSkyIndexFromShortwave,
- * Haurwitz clear sky at the slot time) and stored rather than the flux: the
+ * Haurwitz clear sky with the Sun at the moment SEVIRI scanned the cell,
+ * 10–11 min after the slot starts over Italy: geo/seviri-scan.ts) and
+ * stored rather than the flux: the
  * newest slot's k is held for HOLD_MINUTES after it, on the 15-minute axis,
  * so that "now" (an hour or more past the newest published slot) is
  * answered by clear-sky index persistence. Each run keeps the earlier slots
@@ -16,6 +18,7 @@
  * them.
  */
 import { cellLatLon } from '../../../geo/grid.js';
+import { seviriScanOffsetS } from '../../../geo/seviri-scan.js';
 import { clearSkyIndexFromShortwave, cosSolarZenith } from '../../../science/index.js';
 import { IngestError } from '../../ingest-types.js';
 import type { Product, VariableStack } from '../product.js';
@@ -56,21 +59,24 @@ export function completeUvNrt(stack: VariableStack): string[] {
   const cells = grid.nx * grid.ny;
   const lat = new Float64Array(cells);
   const lon = new Float64Array(cells);
+  const scanMs = new Float64Array(cells);
   for (let j = 0; j < grid.ny; j++) {
     for (let i = 0; i < grid.nx; i++) {
       const p = cellLatLon(grid, i, j);
-      lat[j * grid.nx + i] = p.lat;
-      lon[j * grid.nx + i] = p.lon;
+      const c = j * grid.nx + i;
+      lat[c] = p.lat;
+      lon[c] = p.lon;
+      scanMs[c] = seviriScanOffsetS(p.lat, p.lon) * 1000;
     }
   }
   const k = flux.map((ghi, t) => {
-    const when = stack.times[t]!;
+    const slot = stack.times[t]!.getTime();
     const out = new Float32Array(cells);
-    for (let c = 0; c < cells; c++) out[c] = clearSkyIndexFromShortwave(ghi[c]!, cosSolarZenith(when, lat[c]!, lon[c]!));
+    for (let c = 0; c < cells; c++) out[c] = clearSkyIndexFromShortwave(ghi[c]!, cosSolarZenith(new Date(slot + scanMs[c]!), lat[c]!, lon[c]!));
     return out;
   });
   stack.series.set('clear_sky_index', k);
-  const notes = ['clear_sky_index = DSSF_TOT / Haurwitz clear-sky GHI at each slot (missing with the Sun below 5°)'];
+  const notes = ['clear_sky_index = DSSF_TOT / Haurwitz clear-sky GHI with the Sun when SEVIRI scanned each cell (missing with the Sun below 5°)'];
   const last = stack.times.at(-1);
   if (!last) return notes;
   const held = HOLD_MINUTES / SLOT_MINUTES;

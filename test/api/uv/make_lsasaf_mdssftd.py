@@ -14,11 +14,14 @@ variables a reader needs are written; the values are fill outside the box
 given.
 
 Inside the box, DSSF_TOT = k * GHI_clear, with GHI_clear the Haurwitz (1945)
-clear-sky irradiance at the slot time and k the clear-sky index asked for,
-so the index the ingest should recover is k by construction. The solar
-zenith here is NOAA's general solar position (Spencer's series for the
-declination and the equation of time), written independently of
-geo/solar.ts. Prints JSON {"files": [...], "k": k}.
+clear-sky irradiance when SEVIRI scanned the pixel and k the clear-sky
+index asked for, so the index the ingest should recover is k by
+construction. The solar zenith here is NOAA's general solar position
+(Spencer's series for the declination and the equation of time), the scan
+time the slot plus 12 min x the pixel's place between the disk's southern
+and northern edges as the satellite sees them (spherical Earth, 42,164 km
+orbit radius, +-8.92 deg scan), both written independently of geo/.
+Prints JSON {"files": [...], "k": k}.
 
 usage: make_lsasaf_mdssftd.py <dir> <first slot unix s> <slots> <k> <lat0> <lat1> <lon0> <lon1>
 """
@@ -55,12 +58,26 @@ def cos_zenith(t, lat, lon):
     return np.sin(la) * math.sin(decl) + np.cos(la) * math.cos(decl) * np.cos(ha)
 
 
+def scan_offset_s(lat, lon):
+    # Elevation of the pixel seen from the satellite above 0 E (sphere of 6371 km), as a share of the +-8.92 deg disk.
+    R, H, YMAX = 6371.0, 42164.0, math.radians(8.92)
+    la, lo = np.radians(lat), np.radians(lon)
+    x = H - R * np.cos(la) * np.cos(lo)
+    y = R * np.cos(la) * np.sin(lo)
+    e = np.arctan(R * np.sin(la) / np.hypot(x, y))
+    return 720.0 * (e + YMAX) / (2 * YMAX)
+
+
 files = []
 for s in range(slots):
     t = dt.datetime.fromtimestamp(start + 900 * s, dt.timezone.utc)
     name = f"NETCDF4_LSASAF_MSG_MDSSFTD_MSG-Disk_{t:%Y%m%d%H%M}.nc"
     path = os.path.join(out, name)
-    mu = cos_zenith(t, LA, LO)
+    offsets = scan_offset_s(LA, LO)
+    mu = np.empty_like(LA)
+    for idx in np.ndindex(LA.shape):
+        seen = t + dt.timedelta(seconds=float(offsets[idx]))
+        mu[idx] = cos_zenith(seen, LA[idx], LO[idx])
     ghi_clear = np.where(mu > 0, 1098 * mu * np.exp(-0.059 / np.maximum(mu, 1e-6)), 0.0)
     with netCDF4.Dataset(path, "w", format="NETCDF4") as d:
         d.Conventions = "CF-1.6"
