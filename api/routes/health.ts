@@ -69,7 +69,7 @@ export default async function healthRoutes(fastify: FastifyInstance, opts: { clo
   const clock = opts.clock ?? Date.now;
   fastify.get<{ Reply: Health }>(
     HEALTH_PATH,
-    { schema: { tags: ['service'], summary: 'Health: the published products and their coverage', response: { 200: HealthSchema, 503: HealthSchema } } },
+    { schema: { tags: ['service'], summary: 'Health: the published products and their coverage', response: { 200: { ...HealthSchema, description: 'status ok: weather.php can answer now' }, 503: { ...HealthSchema, description: 'status unavailable: weather.php cannot answer now; `reasons` says why' } } } },
     async function health(this: FastifyInstance, _request, reply) {
       const now = clock();
       const products: Record<string, ProductHealth> = {};

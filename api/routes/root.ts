@@ -42,7 +42,7 @@ export const INDEX: Readonly<Index> = Object.freeze({
 export default async function rootRoutes(fastify: FastifyInstance): Promise<void> {
   fastify.get<{ Reply: Index }>(
     ROOT_PATH,
-    { schema: { tags: ['service'], summary: 'Where the endpoints and the API document are', response: { 200: IndexSchema } } },
+    { schema: { tags: ['service'], summary: 'Where the endpoints and the API document are', response: { 200: { ...IndexSchema, description: 'the service, its endpoints and where its API document is' } } } },
     async () => INDEX,
   );
 }
