@@ -185,8 +185,12 @@ describe('uv_index from LSA SAF MSG DSSF (near real time), fetched from the emul
     const start = now.getTime() / 1000 - 1500; // 10:00 to 13:00 UTC, half-hourly
     execFileSync('/usr/bin/python3', [resolve(import.meta.dirname, 'make_sarah_cal.py'), file, String(start), '7', String(CAL), '41', '42', '12', '13']);
     await runIngest({ root: dir, product: 'uv', files: [file] });
-    await new Promise((r) => setTimeout(r, 1100)); // the API looks at manifests once a second
-    const sarah = await uvAt('lat=41.5&lon=12.5');
+    // The API looks at manifests once a second (later under load): ask until it has seen SARAH's, for at most 15 s.
+    let sarah = await uvAt('lat=41.5&lon=12.5');
+    for (let i = 0; i < 60 && sarah.source !== UV_SOURCES.satellite; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      sarah = await uvAt('lat=41.5&lon=12.5');
+    }
     expect(sarah.source).toBe(UV_SOURCES.satellite);
     expect(sarah.cloud_modification).toBeCloseTo(1 - CAL, 2);
     // Inside LSA SAF's box but outside SARAH's region: the near-real-time source.
