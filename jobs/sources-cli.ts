@@ -17,6 +17,18 @@ const USAGE = `usage: meteopunto sources check [--json] [--at <time>]
   (the jobs configuration: METEOPUNTO_JOBS_CONFIG, else $METEOPUNTO_DATA/jobs.json)
   --at <time>  check the runs a schedule tick at that ISO 8601 time would fetch (default now)`;
 
+/** \`sources check --help\`: what it does and its options. */
+const CHECK_HELP = `usage: meteopunto sources check [--json] [--at <time>]
+
+Checks each configured source (and fallback): reachable, and returning what its product expects.
+Exit 0 when every source passes, 1 when one fails.
+
+options:
+  --json         the checks as JSON
+  --at <time>    check the runs a schedule tick at that ISO 8601 time would fetch (default: now)
+
+The jobs configuration: METEOPUNTO_JOBS_CONFIG, else $METEOPUNTO_DATA/jobs.json. Needs no Redis.`;
+
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === '--help' || sub === '-h' || sub === 'help') {
@@ -26,6 +38,10 @@ export async function run(argv: string[]): Promise<number> {
   if (sub !== 'check') {
     console.error(USAGE);
     return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(CHECK_HELP);
+    return 0;
   }
   let json = false;
   let now = new Date();

@@ -19,6 +19,7 @@ const COMMANDS = [
   'keys', 'keys create', 'keys list', 'keys show', 'keys revoke', 'keys set-plan',
   'jobs', 'jobs enqueue', 'jobs status', 'jobs retry', 'jobs schedules',
   'backfill', 'backfill reanalysis', 'backfill status',
+  'sources', 'sources check',
 ];
 
 describe('--help', () => {
