@@ -42,7 +42,7 @@ export const UvIndexSchema = Type.Object({
   category_it: Type.String({ description: 'Italian label of the category' }),
   clear_sky: Type.Number({ description: 'clear-sky UV index (Madronich 2007) at the same instant' }),
   cloud_modification: Type.Number({ description: 'cloud modification factor applied, 0..1' }),
-  source: Type.String({ description: 'method and inputs of the value: satellite cloud albedo where it covers the point and time, else the NWP (docs/api.md)' }),
+  source: Type.String({ description: 'method and inputs of the value: the satellite where it covers the point and time (CM SAF SARAH cloud albedo, else EUMETSAT LSA SAF clear-sky index), else the NWP (docs/api.md)' }),
 }, { description: 'UV index (WHO scale), clear-sky Madronich corrected for cloud' });
 
 export const WbgtSchema = Type.Object({
