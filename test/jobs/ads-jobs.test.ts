@@ -28,6 +28,7 @@ import { startAdsEmulator, type AdsEmulator, type AdsJobPlan, type Submission } 
 import { CAMS_FILES, era5Grib } from '../support/emulators/ads-content.js';
 import { dataFile, describeShared } from '../support/shared-data.js';
 import { captureOutput, tempRoot, uniquePrefix, waitFor, waitForState } from './support/harness.js';
+import { leaksOf } from '../support/secret-leaks.js';
 import { spawnWorker, type WorkerProcess } from './support/worker-process.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
@@ -191,8 +192,8 @@ describeShared('ADS jobs on Redis against the Retrieve API emulator', () => {
     b.child.kill('SIGTERM');
     await b.exited;
     for (const w of [a, b]) {
-      expect(JSON.stringify(w.lines)).not.toContain(KEY);
-      expect(w.stderr()).not.toContain(KEY);
+      // In no encoding a log line could carry it (as written, any case, percent-encoded, JSON escapes, base64, hex).
+      expect(leaksOf(`${JSON.stringify(w.lines)}\n${w.stderr()}`, KEY)).toEqual([]);
     }
   });
 
