@@ -14,8 +14,10 @@
  * follows its public prefix (the prefix is logged on purpose). `keys create`
  * prints its new key on purpose and is not collected.
  */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCreated, runCli, startApiProcess, withSampleTiles, type ApiProcess } from '../access/fixtures/api-process.js';
+import { parseCreated, REPO, startApiProcess, withSampleTiles, type ApiProcess } from '../access/fixtures/api-process.js';
 import { leaksOf } from '../../support/secret-leaks.js';
 
 const ADMIN_TOKEN = 'opTok-7c1e9f4b2a6d8e0c3f5a-admin';
@@ -23,6 +25,15 @@ const ADS_KEY = 'ads-5f0c2e9a-71b4-4d3e-9c8a-6b2f1e0d7a93';
 const REDIS_PASSWORD = 'rEd1s-pA55-w0rd-8e2c';
 const POINT = 'lat=45.46&lon=9.19';
 const ROUTES = ['/', '/healthz', '/api/v1/weather.php', '/api/v1/widget.php', '/api/v1/openapi.json', '/docs', '/admin/queues', '/admin/queues/api/queues', '/metrics', '/nowhere'];
+
+/** `meteopunto <args>` from dist/ (built by `npm test`; faster to start than tsx). */
+function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [join(REPO, 'dist/cli/main.js'), ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+      done({ code: err ? ((err as { code?: unknown }).code as number) ?? 1 : 0, stdout, stderr });
+    });
+  });
+}
 
 const encodeAll = (s: string) => [...Buffer.from(s)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
 const b64 = (s: string) => Buffer.from(s).toString('base64');
