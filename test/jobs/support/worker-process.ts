@@ -1,8 +1,9 @@
-/** `meteopunto worker` as a real child process (node + tsx), with its JSON log lines parsed. */
+/** `meteopunto worker` as a real child process (node + tsx, or the built CLI in dist/), with its JSON log lines parsed. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 
 const MAIN = resolve(import.meta.dirname, '../../../cli/main.ts');
+const BUILT = resolve(import.meta.dirname, '../../../dist/cli/main.js');
 
 export interface LogLine {
   event?: string;
@@ -21,8 +22,9 @@ export interface WorkerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function spawnWorker(env: Record<string, string>, args: string[] = []): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'worker', ...args], {
+export function spawnWorker(env: Record<string, string>, args: string[] = [], opts: { built?: boolean } = {}): WorkerProcess {
+  const entry = opts.built ? [BUILT] : ['--import', 'tsx', MAIN];
+  const child = spawn(process.execPath, [...entry, 'worker', ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
