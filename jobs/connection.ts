@@ -5,6 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import { processEnv } from '../config/process-env.js';
+import { redactSecrets } from '../config/redaction.js';
 
 export class RedisConfigError extends Error {
   constructor(message: string) {
@@ -37,7 +38,7 @@ export async function checkRedis(redisUrl: string, timeoutMs = 3000): Promise<vo
     await client.connect();
     await client.ping();
   } catch (err) {
-    const shown = redisUrl.replace(/\/\/[^@/]*@/, '//***@');
+    const shown = redactSecrets(redisUrl);
     throw new RedisConfigError(`cannot reach Redis at ${shown}: ${(err as Error).message}`);
   } finally {
     client.disconnect();

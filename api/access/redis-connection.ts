@@ -14,6 +14,7 @@
  * logged once, the recovery once.
  */
 import { Redis } from 'ioredis';
+import { redactSecrets } from '../../config/redaction.js';
 
 export interface RedisHealthLog {
   warn(msg: string): void;
@@ -29,12 +30,10 @@ export interface AccessRedisOptions {
   commandTimeoutMs?: number;
 }
 
-/** The URL without its password, for messages. */
+/** The URL without its password, for messages (the one redaction rule, config/redaction.ts). */
 export function redactRedisUrl(url: string): string {
   try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
+    return redactSecrets(new URL(url).toString());
   } catch {
     return 'redis://(unparsable URL)';
   }
