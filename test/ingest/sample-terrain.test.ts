@@ -1,11 +1,13 @@
 /**
  * The sample's terrain is real (issue 29: the analytic one put Florence at
- * 1,548 m, Bolzano at 2,361 m, Naples at 316 m): the ICON-2I orography
- * shipped in ingest/sample/orography/, read with no file outside the
- * repository. On the sample's own grids the towns stand where the real
- * model terrain puts them, checked against GDAL's reading of the original
- * ARPA-SIMC GRIB2 in ../shared/data (not our copy): inland, the bilinear
- * value of GDAL's four pixels; on the coast (Naples), between the heights
+ * 1,548 m, Bolzano at 2,361 m, Naples at 316 m): the ICON-2I orography and
+ * the 1 km DEM of northern Italy shipped in ingest/sample/orography/, read
+ * with no file outside the repository. On the sample's own grids the towns
+ * stand where the real files put them, checked against GDAL's reading of
+ * the original ARPA-SIMC GRIB files in ../shared/data (not our copies): the
+ * model grid against ICON-2I, the DEM grid against the 1 km DEM inside its
+ * box (Florence, Bolzano) and ICON-2I outside (Naples); inland, the
+ * bilinear value of GDAL's four pixels; on the coast, between the heights
  * of the land pixels around. Its coastline agrees with Natural Earth's
  * Italy (the boundaries the maps draw, read by OGR).
  */
@@ -27,8 +29,8 @@ function cellAt(g: RegularLatLonGrid, lat: number, lon: number) {
 }
 
 describe('sample terrain, from the repository alone', () => {
-  it.each(Object.entries(GRIDS))('%s grid: Florence, Bolzano and Naples are low ground, not mountains', async (_name, grid) => {
-    const t = await terrainOnGrid(grid);
+  it.each(Object.entries(GRIDS))('%s grid: Florence, Bolzano and Naples are low ground, not mountains', async (name, grid) => {
+    const t = await terrainOnGrid(grid, name === 'dem');
     const cell = (town: keyof typeof TOWNS) => cellAt(grid, TOWNS[town][0], TOWNS[town][1]).k;
     const h = (town: keyof typeof TOWNS) => t.elevationM[cell(town)]!;
     // Real heights: Florence 50 m, Bolzano 262 m, Naples ~17 m; a 2 km model terrain smooths them upward a little.
@@ -40,8 +42,11 @@ describe('sample terrain, from the repository alone', () => {
   });
 });
 
-/** GDAL's reading of the original GRIB2 around (lat, lon): the four pixels' heights (null over the sea) and the bilinear weights. */
-function gdalPixels(lat: number, lon: number): { heights: (number | null)[]; weights: number[] } {
+const ICON = { file: 'icon2i-orography/I2ITA2KM_orog_20241009.grib2', missing: 'abs(v) <= 1' };
+const NITA1K = { file: 'dem-north-italy-1km/nita1k_orog.grb', missing: 'v >= 9999', box: { s: 43.4, n: 47.2, w: 6.4, e: 14.1 } };
+
+/** GDAL's reading of an original GRIB around (lat, lon): the four pixels' heights (null where `missing`) and the bilinear weights. */
+function gdalPixels(source: { file: string; missing: string }, lat: number, lon: number): { heights: (number | null)[]; weights: number[] } {
   const py = `
 import json, sys
 import numpy as np
@@ -55,26 +60,29 @@ fy = (lat - y0) / dy - 0.5
 i, j = int(np.floor(fx)), int(np.floor(fy))
 ax, ay = fx - i, fy - j
 cells = [(j, i, (1 - ax) * (1 - ay)), (j, i + 1, ax * (1 - ay)), (j + 1, i, (1 - ax) * ay), (j + 1, i + 1, ax * ay)]
-# Sea: within 1 m of sea level (ICON's smoothed orography reaches a few decimetres over the coastal sea).
-print(json.dumps({"heights": [None if abs(a[r, c]) <= 1 else float(a[r, c]) for r, c, _ in cells], "weights": [w for _, _, w in cells]}))
+missing = eval("lambda v: " + sys.argv[4])
+print(json.dumps({"heights": [None if missing(a[r, c]) else float(a[r, c]) for r, c, _ in cells], "weights": [w for _, _, w in cells]}))
 `;
-  const r = spawnSync('/usr/bin/python3', ['-c', py, dataFile('icon2i-orography/I2ITA2KM_orog_20241009.grib2'), String(lat), String(lon)], { encoding: 'utf8' });
+  const r = spawnSync('/usr/bin/python3', ['-c', py, dataFile(source.file), String(lat), String(lon), source.missing], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout) as { heights: (number | null)[]; weights: number[] };
 }
 
 describeShared('sample terrain against the real files', () => {
-  it.each(Object.entries(GRIDS))('%s grid: each town is the ICON-2I orography there (GDAL on the original GRIB2)', async (_name, grid) => {
-    const t = await terrainOnGrid(grid);
+  it.each(Object.entries(GRIDS))('%s grid: each town is the real terrain there (GDAL on the original GRIB files)', async (name, grid) => {
+    const t = await terrainOnGrid(grid, name === 'dem');
     for (const [town, [lat, lon]] of Object.entries(TOWNS)) {
       const c = cellAt(grid, lat, lon);
       const got = t.elevationM[c.k]!;
-      const { heights, weights } = gdalPixels(c.lat, c.lon);
+      const b = NITA1K.box;
+      // Sea in ICON: within 1 m of sea level (its smoothed orography reaches a few decimetres over the coastal sea).
+      const source = name === 'dem' && c.lat > b.s && c.lat < b.n && c.lon > b.w && c.lon < b.e ? NITA1K : ICON;
+      const { heights, weights } = gdalPixels(source, c.lat, c.lon);
       const land = heights.flatMap((hh, n) => (hh === null ? [] : [{ h: hh, w: weights[n]! }]));
       if (land.length === 4) {
         // Inland: plain bilinear; the shipped copy rounds to whole metres.
         const want = land.reduce((s, p) => s + p.h * p.w, 0);
-        expect(Math.abs(got - want), `${town}: ${got} vs GDAL ${want}`).toBeLessThanOrEqual(0.5);
+        expect(Math.abs(got - want), `${town}: ${got} vs GDAL ${want} (${source.file})`).toBeLessThanOrEqual(0.5);
       } else {
         const hs = land.map((p) => p.h);
         expect(got, town).toBeGreaterThanOrEqual(Math.min(...hs) - 0.5);

@@ -34,10 +34,10 @@ export const sm100Sample: SampleStep = {
   async generate(c) {
     const grid = demGrid();
     const file = join(c.dir, 'meteopunto-sample-dem-san-marino.nc');
-    const terrain = await terrainOnGrid(grid);
+    const terrain = await terrainOnGrid(grid, true);
     const w = await CfNetcdfWriter.create(file, cellCentres(grid.y0, grid.dy, grid.ny), cellCentres(grid.x0, grid.dx, grid.nx), globalAttrs(c.run, 'digital elevation model (San Marino)'));
     try {
-      w.addStatic('orog', terrain.elevationM, { units: 'm', standard_name: 'surface_altitude', long_name: 'surface altitude (ICON-2I orography, interpolated)' });
+      w.addStatic('orog', terrain.elevationM, { units: 'm', standard_name: 'surface_altitude', long_name: 'surface altitude (ARPA-SIMC 1 km DEM of northern Italy, else ICON-2I orography; interpolated)' });
     } finally {
       w.close();
     }
