@@ -98,7 +98,9 @@ function watchHealth(client: Redis, url: string, log: RedisHealthLog | undefined
   };
   // Without an 'error' listener ioredis would emit unhandled errors and crash the process.
   client.on('error', (err: Error) => down(err.message));
-  client.on('close', () => down('connection closed'));
+  // A lost connection is followed by 'reconnecting'; our own quit() at shutdown by 'end'
+  // instead, so 'close' alone would log a false outage on every graceful stop.
+  client.on('reconnecting', () => down('connection closed'));
 
   const send = client.sendCommand.bind(client);
   client.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {

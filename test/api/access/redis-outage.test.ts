@@ -3,9 +3,14 @@
  * hang nor fail with 500, the process stays up, quotas hold per process, and
  * it recovers when Redis returns. Decision (docs/access.md, "Redis outages"): keep serving with the
  * in-memory insurance limiter; keys seen within METEOPUNTO_KEYS_STALE_IF_ERROR_S are
- * accepted from the local copy, others get 503 SERVICE_UNAVAILABLE.
+ * accepted from the local copy, others get 503 SERVICE_UNAVAILABLE. And a
+ * graceful stop, Redis being up, logs no outage (regression: every SIGTERM
+ * logged "Redis unreachable").
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { generateKey } from '../../../api/access/key-format.js';
 import { startRedisServer, type RedisServerHandle } from '../../support/redis-server.js';
 import { parseCreated, runCli, startApiProcess, withSampleTiles, type ApiProcess } from './fixtures/api-process.js';
@@ -65,5 +70,21 @@ describe('Redis stopped while serving', () => {
     expect(status).toBe(401);
     expect(api.output()).toContain('is back');
     expect(api.process.exitCode).toBeNull();
+  });
+});
+
+describe('a graceful stop with Redis up', () => {
+  it('logs the shutdown and no Redis outage', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'mp-stop-'));
+    try {
+      const api = await startApiProcess({ REDIS_URL: inject('redisUrl'), METEOPUNTO_DATA: data, METEOPUNTO_LOG_FORMAT: 'json' });
+      expect((await fetch(`${api.url}/healthz`, { signal: AbortSignal.timeout(5000) })).status).toBe(503); // no tiles: up, nothing to serve
+      await api.stop();
+      expect(api.process.exitCode, api.output()).toBe(0);
+      expect(api.output()).toContain('shutting down');
+      expect(api.output()).not.toMatch(/unreachable/);
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 });
