@@ -34,6 +34,7 @@ import { openQueues, type Queues } from '../../jobs/queues.js';
 import { runKey } from '../../jobs/run-time.js';
 import { TileStore } from '../../tiles/read/reader.js';
 import { marineReference } from '../ingest/products/marine-reference.js';
+import { iconEuPath } from '../support/emulators/dwd-opendata.js';
 import { H, K, LAND, runsNear, SEA } from '../support/italy-live/content.js';
 import { startLiveProviders, type LiveProviders } from '../support/italy-live/providers.js';
 import { dataFile, describeShared } from '../support/shared-data.js';
@@ -154,7 +155,7 @@ describeShared('live Italy: italy.jobs.json on every emulated provider, the sche
     await completed(ids('nwp', icon.euRuns, '-fallback'));
     const eu = icon.euRuns.find((r) => store().manifest('nwp')?.source.run === r.toISOString())!;
     const step = (hour - eu.getTime()) / H;
-    const euT2m = Object.entries(icon.euFiles).find(([p]) => p.endsWith(`_${String(step).padStart(3, '0')}_T_2M.grib2.bz2`) && p.includes(runKey(eu).slice(0, 10).replace(/-/g, '')))![1].replace(/\.bz2$/, '');
+    const euT2m = icon.euFiles[iconEuPath(eu, step, 'T_2M')]!.replace(/\.bz2$/, '');
     const t2m = (await store().sample('nwp', LAND.lat, LAND.lon, hour, ['temperature_2m'])).values.temperature_2m!;
     expect(t2m).toBeCloseTo(grib(['-l', `${LAND.lat},${LAND.lon},1`, euT2m]) - 273.15, 2);
 
@@ -166,7 +167,7 @@ describeShared('live Italy: italy.jobs.json on every emulated provider, the sche
     expect((await store().sample('nwp-soil', LAND.lat, LAND.lon, hour)).values.soil_moisture_1_3cm!).toBeCloseTo(theta, 3);
 
     await completed(ids('marine', live.marineDays));
-    const [vhm0] = marineReference({ kind: 'netcdf', file: live.marineFiles.waves, var: 'VHM0', time_index: 1, points: [SEA] });
+    const [vhm0] = marineReference({ kind: 'netcdf', file: live.marineFiles.waves, var: 'VHM0', time_index: 0, points: [SEA] });
     const waves = (await store().sample('marine', SEA.lat, SEA.lon, hour, ['wave_height'])).values.wave_height!;
     expect(Math.abs(waves - vhm0!.bilinear_sea!)).toBeLessThanOrEqual(0.01);
 

@@ -104,7 +104,7 @@ const month = (d: Date) => `${d.toISOString().slice(0, 4)}/${d.toISOString().sli
 /**
  * Copernicus Marine originals for the days marine can ask for: the real MED
  * SST L4 re-dated to the run's day (its 00 UTC field), MEDWAM waves hourly
- * around now, MED physics thetao hourly around now, each named as the data
+ * from the hour now lies in, MED physics thetao hourly around now, each named as the data
  * store names it.
  */
 export function marineFiles(dir: string, now: Date): { days: Date[]; waves: string; physics: string; sst: MarineFile[]; wavesFiles: MarineFile[]; physicsFiles: MarineFile[] } {
@@ -113,8 +113,9 @@ export function marineFiles(dir: string, now: Date): { days: Date[]; waves: stri
   const hour = Math.floor(now.getTime() / H) * H;
   const waves = join(out, 'waves.nc');
   const physics = join(out, 'physics.nc');
-  execFileSync(PY, [join(REPO, 'test/api/fields/coastal/fixtures/make_medsea_waves.py'), waves, String((hour - H) / 1000)]);
-  execFileSync(PY, [join(REPO, 'test/ingest/products/fixtures/make_med_thetao.py'), physics, String((hour - 2 * H) / 1000)]);
+  // Hourly from the hour now lies in: its first step answers the hour, the two after cover the suite's minutes.
+  execFileSync(PY, [join(REPO, 'test/api/fields/coastal/fixtures/make_medsea_waves.py'), waves, String(hour / 1000)]);
+  execFileSync(PY, [join(REPO, 'test/ingest/products/fixtures/make_med_thetao.py'), physics, String((hour - H) / 1000)]);
   const days = runsNear(now, 24, 840);
   const today = new Date(hour);
   const sst = days.map((d) => {
