@@ -2,11 +2,13 @@
  * GET /api/v1/weather.php: weather at a point, the fields of the key's plan.
  *
  * Request lifecycle, in Fastify hook order:
- *   onRequest      access (api/access): key → request.access (401)
+ *   onRequest      access (api/access/plugin.ts): key → request.access (401), the
+ *                  flood guard for refused keys and addresses (429)
  *   preValidation  strict numbers and timestamps (400 naming the parameter)
  *   validation     querystring schema: required, ranges (400 naming the parameter)
- *   preHandler     access: plan gating of fields=, time=, San Marino (403)
- *   handler        quota (429), then compute; nothing is computed for a refused request
+ *   handler        plan gating of fields=, time=, San Marino (403), the history's
+ *                  start (400), then quota (429), then compute
+ *   onSend         access: quota refunded when the answer failed, X-RateLimit-* headers
  * so that refused requests never consume quota (api/access/contract.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
