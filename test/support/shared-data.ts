@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { describe } from 'vitest';
 
-export const SHARED = resolve(import.meta.dirname, '../../../shared');
+// MP_SHARED_DIR: set by stryker.config.mjs, whose copy of the checkout is not beside ../shared.
+export const SHARED = process.env.MP_SHARED_DIR ?? resolve(import.meta.dirname, '../../../shared');
 export const SHARED_DATA = join(SHARED, 'data');
 export const SCIENCE_CASES = join(SHARED, 'reference', 'science_cases.json');
 

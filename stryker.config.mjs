@@ -1,0 +1,36 @@
+// Mutation testing (issue 31): `npm run mutate` over science/, `npm run mutate:fields` over
+// api/fields/. Not part of `npm test`: a full run takes tens of minutes on two cores.
+// Results and the explained survivors are in docs/development.md.
+import { resolve } from 'node:path';
+
+const scopes = {
+  science: { mutate: ['science/**/*.ts'], tests: 'test/science' },
+  fields: { mutate: ['api/fields/**/*.ts'], tests: 'test/api/fields' },
+};
+const scope = scopes[process.env.MUTATE_SCOPE ?? 'science'];
+if (!scope) throw new Error(`MUTATE_SCOPE must be one of ${Object.keys(scopes).join(', ')}`);
+
+// Stryker runs the tests in a copy under .stryker-tmp/, where test/support/shared-data.ts would
+// look for ../shared beside the copy; point it at the one beside this checkout.
+process.env.MP_SHARED_DIR ??= resolve(import.meta.dirname, '../shared');
+// vitest.mutate.config.ts runs only the scope's tests.
+process.env.MUTATE_TESTS = scope.tests;
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  mutate: scope.mutate,
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutate.config.ts' },
+  checkers: ['typescript'],
+  tsconfigFile: 'tsconfig.json',
+  coverageAnalysis: 'perTest',
+  // The machine is shared; raise with --concurrency where cores are free.
+  concurrency: 2,
+  timeoutFactor: 3,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  incremental: false,
+};

@@ -1,0 +1,7 @@
+// The test config Stryker runs (stryker.config.mjs): the suite's, narrowed to the tests of the
+// scope under mutation (MUTATE_TESTS, a folder under test/).
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config.js';
+
+const tests = process.env.MUTATE_TESTS ?? 'test/science';
+export default defineConfig({ ...base, test: { ...base.test, include: [`${tests}/**/*.test.ts`] } });
