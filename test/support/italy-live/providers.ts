@@ -89,8 +89,9 @@ export async function startLiveProviders(dir: string, now: Date, camsPlan: (s: S
       p['uv-nrt'].source = { ...p['uv-nrt'].source, root: lsa.origin, ...fast };
       for (const cfg of Object.values<{ schedule?: object }>(p)) if (cfg.schedule) cfg.schedule = { everySeconds: tickSeconds };
       file.retry = { attempts: 3, backoffSeconds: 0.5 };
-      // A dead worker's job is taken over within seconds, not the production minute.
-      file.worker = { lockSeconds: 10, stalledCheckSeconds: 1, maxStalledCount: 2, shutdownGraceSeconds: 2 };
+      // A dead worker's job is taken over within seconds, not the production minute; the lock still outlasts
+      // the longest event-loop pause of an ingest on a loaded machine (4 s lost the uv-nrt job's lock).
+      file.worker = { lockSeconds: 20, stalledCheckSeconds: 1, maxStalledCount: 2, shutdownGraceSeconds: 2 };
       writeFileSync(path, JSON.stringify(file, null, 2));
       return path;
     },
