@@ -7,12 +7,15 @@
  *   keys show <prefix>
  *   keys revoke <prefix>
  *   keys set-plan <prefix> <plan>
+ *   keys import
  */
 import { parseArgs } from 'node:util';
 import { PLANS } from './contract.js';
 import { parseOrigin } from './authenticate.js';
 import { generateKey, isPrefix } from './key-format.js';
 import type { KeyRecord } from './key-store.js';
+import { FileKeyStore } from './key-store-file.js';
+import { checkRecords, importKeys } from './key-import.js';
 import { PLAN_LABEL, parsePlan } from './plans.js';
 import { createAccessServices, type AccessServices } from './services.js';
 import { processEnv } from '../../config/process-env.js';
@@ -24,6 +27,7 @@ const USAGE = `usage: meteopunto keys <command>
   show <prefix>      one key, with today's usage
   revoke <prefix>    stop a key at once, on every API process
   set-plan <prefix> <plan>
+  import             copy $METEOPUNTO_DATA/keys.json into Redis (REDIS_URL), hashes only; safe to repeat
 keys live in Redis when REDIS_URL is set, else in $METEOPUNTO_DATA/keys.json`;
 
 /** `keys <command> --help`: what the command does and its arguments. */
@@ -49,6 +53,12 @@ Stops the key at once, on every API process sharing the key store. The record st
   'set-plan': `usage: meteopunto keys set-plan <prefix> <plan>
 
 Moves the key to another plan (${PLANS.join(', ')}): its quotas and field groups (docs/access.md).`,
+  import: `usage: meteopunto keys import
+
+Copies every key record of $METEOPUNTO_DATA/keys.json (the store used without REDIS_URL) into Redis
+(REDIS_URL, required): hashes only, as they are. A key already in Redis is left as it is, except that
+a revocation in the file is applied; running it again changes nothing. keys.json is left in place,
+no longer read. Exit 1 when a prefix is held in Redis by another key (reported, not touched).`,
 };
 
 /** A mistake in the command line: printed with the usage, exit 2. */
@@ -73,6 +83,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = processEnv())
   try {
     const parsed = handler.parse(rest);
     services = await createAccessServices({ env });
+    // import reports on the file itself; every other command warns of keys left behind in it.
+    if (command !== 'import') for (const notice of services.notices) console.error(`meteopunto: warning: ${notice}`);
     return await handler.exec(services, parsed);
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
@@ -216,6 +228,10 @@ const COMMANDS: Record<string, Handler> = {
       return 0;
     },
   },
+  import: {
+    parse: (args) => positional(args, []),
+    exec: (s) => importFromFile(s),
+  },
   'set-plan': {
     parse(args) {
       const p = positional(args, ['prefix', 'plan']);
@@ -234,6 +250,21 @@ const COMMANDS: Record<string, Handler> = {
     },
   },
 };
+
+async function importFromFile(s: AccessServices): Promise<number> {
+  if (s.mode !== 'redis') throw new UsageError(`moves ${s.keysFile} into Redis: set REDIS_URL to the Redis the API processes use`);
+  const records = checkRecords(await new FileKeyStore(s.keysFile).list(), s.keysFile);
+  if (records.length === 0) {
+    console.log(`no keys in ${s.keysFile}: nothing to import`);
+    return 0;
+  }
+  const r = await importKeys(records, s.keys);
+  const revoked = r.revoked.length > 0 ? `, ${r.revoked.length} revoked as in the file (${r.revoked.join(', ')})` : '';
+  console.log(`${s.keysFile} -> Redis at ${s.keys.location}: ${r.imported.length} imported, ${r.present.length} already there${revoked}`);
+  for (const p of r.conflicts) console.error(`keys import: prefix ${p} is in Redis for another key (a different hash): left as it is, not imported`);
+  if (r.conflicts.length === 0) console.log(`with REDIS_URL set, ${s.keysFile} is no longer read; keep it as a backup or delete it`);
+  return r.conflicts.length > 0 ? 1 : 0;
+}
 
 function formatHm(ms: number): string {
   const m = Math.ceil(ms / 60_000);

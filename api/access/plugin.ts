@@ -51,6 +51,7 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
   const services = opts.services ?? (await createAccessServices({ env: opts.env, config: opts.config, log: opts.log ?? fastify.log, cacheKeys: true }));
   if (!opts.services) fastify.addHook('onClose', async () => services.close());
   fastify.log.info(services.startupMessage);
+  for (const notice of services.notices) fastify.log.warn(notice);
   const { keys, quota, flood } = services;
   const states = new WeakMap<FastifyRequest, AccessState>();
 
