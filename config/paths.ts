@@ -19,3 +19,8 @@ export function rendersDir(root: string): string {
 export function productDir(root: string, product: string): string {
   return join(root, 'tiles', product);
 }
+
+/** The ingest gate's refusals, one JSON line each (tiles/gate-refusals.ts). */
+export function gateRefusalsFile(root: string): string {
+  return join(root, 'tiles', 'gate-refusals.jsonl');
+}

@@ -1,11 +1,12 @@
 /**
- * `meteopunto ingest <product> <file>... [--model <m>] [--run <ISO>] [--note <text>] [--json] [--quiet]`
+ * `meteopunto ingest <product> <file>... [--model <m>] [--run <ISO>] [--note <text>] [--allow <check>]... [--json] [--quiet]`
  *
  * Runs one ingest inline (no Redis, no queue) into $METEOPUNTO_DATA and
  * prints what it published: version, variables, time range, grid, and the
  * fields it left out with the reason. Exit codes: 0 published, 1 the files
- * could not be ingested (ReadError/IngestError: the reason is printed, the
- * previously published tiles stay live), 2 bad usage.
+ * could not be ingested (ReadError/IngestError, the ingest gate's refusal
+ * among them: the reason is printed on one line, the previously published
+ * tiles stay live), 2 bad usage.
  */
 import { parseArgs } from 'node:util';
 import { dataDir } from '../config/paths.js';
@@ -15,6 +16,7 @@ import { runIngest } from './pipeline.js';
 import type { IngestReport } from './ingest-report.js';
 import { PRODUCTS } from './products/registry.js';
 import { expandZipInputs } from './zip.js';
+import { CHECK_NAMES, isCheckName } from './gate/check.js';
 
 const USAGE = `usage: meteopunto ingest <product> <file>... [options]
 
@@ -25,6 +27,8 @@ options:
   --model <name>   model name recorded in the manifest (e.g. icon-2i)
   --run <ISO>      run time recorded in the manifest (default: the newest reference time in the files)
   --note <text>    free text recorded in the manifest
+  --allow <check>  let one ingest gate check through for this ingest, recorded in the manifest
+                   (repeatable; checks: ${CHECK_NAMES.join(', ')}; see docs/gate.md)
   --json           print the result as JSON
   --quiet          no progress on stderr
 
@@ -37,7 +41,7 @@ export async function run(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv, allowPositionals: true, strict: true,
       options: {
-        model: { type: 'string' }, run: { type: 'string' }, note: { type: 'string' },
+        model: { type: 'string' }, run: { type: 'string' }, note: { type: 'string' }, allow: { type: 'string', multiple: true },
         json: { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -59,6 +63,11 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`meteopunto ingest: unknown product '${product}' (known: ${Object.keys(PRODUCTS).join(', ')})`);
     return 2;
   }
+  const unknown = (o.allow ?? []).filter((c) => !isCheckName(c));
+  if (unknown.length > 0) {
+    console.error(`meteopunto ingest: --allow ${unknown[0]}: no such gate check (checks: ${CHECK_NAMES.join(', ')})`);
+    return 2;
+  }
   if (o.run !== undefined && !Number.isFinite(Date.parse(o.run))) {
     console.error(`meteopunto ingest: --run must be an ISO 8601 time, got '${o.run}'`);
     return 2;
@@ -72,6 +81,7 @@ export async function run(argv: string[]): Promise<number> {
     unzipped = await expandZipInputs(files);
     const report = await runIngest({
       root, product, files: unzipped.files,
+      ...(o.allow ? { allow: o.allow } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
       source: { ...(o.model ? { model: o.model } : {}), ...(o.run ? { run: new Date(o.run).toISOString() } : {}), ...(o.note ? { note: o.note } : {}) },
     });
@@ -81,7 +91,8 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     progress?.stop();
     if (err instanceof ReadError || err instanceof IngestError) {
-      console.error(`meteopunto ingest: ${err.message}\nnothing was published; the previous tiles (if any) stay live.`);
+      // One line: the reason, then what it means for the live tiles.
+      console.error(`meteopunto ingest: ${err.message.replace(/\s*\n\s*/g, ' ')} — nothing was published; the previous tiles (if any) stay live.`);
       return 1;
     }
     throw err;
@@ -107,6 +118,7 @@ export function formatReport(r: IngestReport, root: string): string {
     for (const [reason, names] of byReason) row('skipped', `${[...new Set(names)].join(', ')}: ${reason}`);
   }
   for (const n of r.notes) row('note', n);
+  for (const o of r.gateOverrides ?? []) row('allowed', `gate check ${o.check}${o.findings.length ? `: ${o.findings.join('; ')}` : ' (it found nothing)'}`);
   return lines.join('\n');
 }
 

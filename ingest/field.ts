@@ -25,6 +25,13 @@ export interface SourceField {
   referenceTime: Date;
   /** Time the values are valid at (end of the interval for accumulations). */
   validTime: Date;
+  /**
+   * The file gives this field no time at all (a NetCDF without time or
+   * reference-time coordinate): `validTime` is then a placeholder (the Unix
+   * epoch), right only for static variables; the ingest gate refuses it for
+   * anything else (ingest/gate/time-axis.ts).
+   */
+  timeless?: true;
   /** How the value relates to time; accumulations start at `intervalStart`. */
   stepType: StepType;
   intervalStart?: Date;

@@ -37,6 +37,8 @@ export interface IngestReport extends IngestResult {
   notes: string[];
   /** Versions of the products that follow this one (sm100 after nwp), built after the publish. */
   derived?: { product: string; version: string }[];
+  /** Ingest gate checks the operator allowed, with what they found (also in the manifest). */
+  gateOverrides?: { check: string; findings: string[] }[];
   /** Period products: each year published (its store after the merge with what it held). */
   periods?: { period: string; version: string; from: string; to: string; times: number }[];
 }

@@ -21,6 +21,8 @@ export interface IngestRequest {
   signal?: AbortSignal;
   /** Crop domain; default METEOPUNTO_DOMAIN (config/domain.ts). */
   domain?: Domain;
+  /** Ingest gate checks to let through for this ingest, by name (ingest/gate/check.ts); recorded in the manifest. */
+  allow?: string[];
   /** Extra provenance for the manifest (model, run). */
   source?: { model?: string; run?: string; sample?: boolean; note?: string };
 }

@@ -1,10 +1,12 @@
 /**
  * One ingest run (ingest/ingest-types.ts): read every file → map through the
  * product (match, units, de-accumulation) → one grid, cropped to the domain →
- * time axis (newest run wins) → derived variables → tile writer, which
- * publishes atomically. Shared by `meteopunto ingest`, `meteopunto demo` and
- * the BullMQ processor. Errors are ReadError (a file cannot be decoded) or
- * IngestError (the product cannot use what the files hold), both naming files.
+ * time axis (newest run wins) → derived variables → the ingest gate
+ * (ingest/gate/: nothing wrong goes live) → tile writer, which publishes
+ * atomically. Shared by `meteopunto ingest`, `meteopunto demo` and the
+ * BullMQ processor. Errors are ReadError (a file cannot be decoded) or
+ * IngestError (the product cannot use what the files hold, or the gate
+ * refused it: GateError), both naming files.
  */
 import { basename } from 'node:path';
 import { writeProductVersion } from '../tiles/write/writer.js';
@@ -24,6 +26,8 @@ import { runFollowers } from './followers.js';
 import { rotateVectorsToTrueNorth } from './mapping/wind-rotation.js';
 import { ingestDomain, type Domain } from './mapping/domain.js';
 import { DomainConfigError } from '../config/domain.js';
+import { allowedChecks, runGate } from './gate/gate.js';
+import { sourceSeries, type SourceSeries } from './gate/source-series.js';
 
 /** METEOPUNTO_DOMAIN, a malformed value reported as an IngestError (nothing published). */
 function domainOrError(): Domain {
@@ -43,18 +47,22 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
   const product = getProduct(req.product);
   if (product.ingest) return product.ingest(req);
   if (req.files.length === 0) throw new IngestError(`product ${product.name}: no input files given`);
+  const allow = allowedChecks(req.allow);
   const domain = req.domain ?? domainOrError();
   const progress = (stage: keyof typeof STAGE_START, fraction: number, message?: string) =>
     req.onProgress?.({ stage, fraction, ...(message ? { message } : {}) } satisfies IngestProgress);
 
   // read
   const tagged: TaggedField[] = [];
+  const series: SourceSeries[] = [];
   // A GeoTIFF decodes only the pixels over the domain (a national DEM would not fit in memory whole).
   const box = [domain.lonMin, domain.latMin, domain.lonMax, domain.latMax] as const;
   for (const [i, file] of req.files.entries()) {
     req.signal?.throwIfAborted();
     progress('read', STAGE_START.derive * (i / req.files.length), `reading ${basename(file)} (${i + 1}/${req.files.length})`);
-    for (const field of await readFile(file, { box })) tagged.push({ field, file });
+    const fields = await readFile(file, { box });
+    series.push(...sourceSeries(file, fields));
+    for (const field of fields) tagged.push({ field, file });
   }
   req.signal?.throwIfAborted();
 
@@ -101,6 +109,13 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
     );
     Object.assign(input.variables, indices);
   }
+  // The gate: nothing wrong goes live (ingest/gate/); the live version's carried steps passed it before.
+  const runMs = req.source?.run ? Date.parse(req.source.run) : undefined;
+  const overrides = await runGate(
+    { product, input, fields: selection.fields, series, root: req.root, nowMs: Date.now(), ...(runMs !== undefined ? { runMs } : {}) },
+    req.files, allow,
+  );
+  if (overrides.length > 0) input.source = { ...input.source, gate_overrides: overrides };
   const carried = await carryOverEarlierSteps(req.root, product, input);
   if (carried) notes.push(carried);
   req.signal?.throwIfAborted();
@@ -134,6 +149,7 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
     version: published.version,
     ...(periods ? { periods } : {}),
     ...(derived.length > 0 ? { derived } : {}),
+    ...(overrides.length > 0 ? { gateOverrides: overrides } : {}),
     ...(times.length > 0 ? { from: times[0]!.toISOString(), to: times[times.length - 1]!.toISOString() } : {}),
     times: times.length,
     variables: Object.keys(input.variables).sort(),

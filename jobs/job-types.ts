@@ -95,6 +95,8 @@ export interface IngestJobData {
   model?: string;
   source: SourceSpec;
   trigger: 'schedule' | 'operator';
+  /** Ingest gate checks to let through for this job (`jobs enqueue --allow`), recorded in the manifest (docs/gate.md). */
+  allow?: string[];
   /**
    * Ids of the provider-side jobs this job started (ADS/CDS jobID by request
    * key), written as soon as each is known so that a retry, or another worker

@@ -109,8 +109,15 @@ export interface Manifest {
   priority: number;
   /** Stores written before the radius moved into each masked variable's entry: the one radius of them all. */
   search_radius_km?: number;
-  /** Where the data came from: file names, model, run; 'sample' marks demo data. */
-  source: { files: string[]; model?: string; run?: string; sample?: boolean; note?: string };
+  /**
+   * Where the data came from: file names, model, run; 'sample' marks demo
+   * data; `gate_overrides` the ingest gate's checks an operator allowed for
+   * this version, with what each found (docs/gate.md).
+   */
+  source: {
+    files: string[]; model?: string; run?: string; sample?: boolean; note?: string;
+    gate_overrides?: { check: string; findings: string[] }[];
+  };
   /** Products derived from another one's version (sm100 from nwp): which, and that version's grid spacing ('2.2 km'). */
   derived_from?: { product: string; version: string; resolution?: string };
 }

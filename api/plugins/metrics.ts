@@ -6,13 +6,15 @@
  * Counted: requests by route and status, latency by route, quota refusals
  * (429) by plan, tile cache hits, misses and bytes, and per published store
  * its data age (now − publish time) and coverage end, access-store
- * failures, ingest and schedule jobs (./job-metrics.ts) when Redis is
+ * failures, ingests the gate refused (tiles/gate-refusals.ts), ingest and
+ * schedule jobs (./job-metrics.ts) when Redis is
  * configured; plus the process metrics prom-client collects by default.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { inventory } from '../../tiles/ops/inventory.js';
+import { countGateRefusals } from '../../tiles/gate-refusals.js';
 import { registerJobMetrics, type JobMetricsOptions } from './job-metrics.js';
 
 export interface MetricsOptions {
@@ -54,6 +56,15 @@ export async function registerMetrics(app: FastifyInstance, opts: MetricsOptions
           if (s.manifest.coverage) this.set({ store: s.key }, Date.parse(s.manifest.coverage.to) / 1000);
         }
       }
+    },
+  });
+
+  new Counter({
+    name: 'meteopunto_gate_refusals_total', help: 'Ingests the ingest gate refused, by product and check (docs/gate.md)',
+    labelNames: ['product', 'check'], registers: [registry],
+    collect() {
+      this.reset();
+      for (const r of countGateRefusals(opts.dataDir).values()) this.inc({ product: r.product, check: r.check }, r.count);
     },
   });
 

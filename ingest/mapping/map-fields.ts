@@ -37,6 +37,8 @@ export interface CanonicalField {
   interval?: { statistic: TimeInterval['statistic']; seconds: number };
   /** Vector components: along the grid's axes or east/north, as the source said (SourceField.vectorAxes). */
   vectorAxes?: 'grid' | 'earth';
+  /** The source gave no time (SourceField.timeless): refused by the ingest gate unless static. */
+  timeless?: true;
 }
 
 /** A field left out, and why (shown by `meteopunto ingest`). */
@@ -166,6 +168,7 @@ function instantField(t: TaggedField, variable: string, spec: VariableSpec, rule
     source: t.field.name,
     ...(t.field.vectorAxes ? { vectorAxes: t.field.vectorAxes } : {}),
     ...meanInterval(t.field),
+    ...(t.field.timeless ? { timeless: true as const } : {}),
   };
 }
 
@@ -240,6 +243,7 @@ function stepFields(pending: readonly Pending[]): { fields: CanonicalField[]; no
         source: p.tagged.field.name,
         stepSeconds: seconds,
         interval: { statistic: p.spec.aggregation === 'amount' ? 'sum' : 'mean', seconds },
+        ...(p.tagged.field.timeless ? { timeless: true as const } : {}),
       });
     }
     if (unknown.length > 0) {

@@ -36,15 +36,27 @@ export function planDataset(ds: NcDataset, cache: CoordCache): PlannedDataset {
   return { plans, skipped };
 }
 
-/** Valid time for variables that have none (static fields such as orography): see docs/readers.md. */
-function fallbackTimeMs(ds: NcDataset, cache: CoordCache): number {
+/**
+ * Valid time for variables that have none (static fields such as
+ * orography): see docs/readers.md. Null when the file holds no time at all:
+ * the field is then marked `timeless` (SourceField).
+ */
+function fallbackTimeMs(ds: NcDataset, cache: CoordCache): number | null {
   const ref = ds.variables.find((v) => coordRole(v) === 'reftime');
-  if (ref) return cache.time(ref).ms[0] ?? 0;
+  if (ref) return cache.time(ref).ms[0] ?? null;
   const t = ds.variables.find((v) => coordRole(v) === 'time' && v.shape.length <= 1);
-  return t ? (cache.time(t).ms[0] ?? 0) : 0;
+  return t ? (cache.time(t).ms[0] ?? null) : null;
 }
 
-export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: () => number, blockValues = BLOCK_VALUES): SourceField[] {
+/** A variable with a dimension of length 0 (an unlimited time axis no record was written to). */
+export class EmptyDimensionError extends Error {
+  override name = 'EmptyDimensionError';
+}
+
+/** Epoch placeholder of a timeless field's valid time (SourceField.timeless). */
+const NO_TIME_MS = 0;
+
+export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: () => number | null, blockValues = BLOCK_VALUES): SourceField[] {
   const { v, dims } = plan;
   const packing = packingOf(v);
   const find = (role: string) => dims.find((d) => d.role === role);
@@ -63,7 +75,11 @@ export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: ()
   const scalarIntervals = plan.scalarTime ? intervalsOf(plan.scalarTime.ms, stepType, plan.scalarTime.boundsMs) : undefined;
   const periodIntervals = new Map<number, TimeInterval[]>();
 
-  const interval = (idx: Map<DimPlan, number>, refMs: number | undefined): TimeInterval => {
+  // A dimension of length 0 (a time axis with no records) holds no field.
+  const empty = dims.find((d) => d.len === 0);
+  if (empty) throw new EmptyDimensionError(`${v.name}: its dimension '${empty.name}' has no records (length 0): the file holds no values for it`);
+
+  const interval = (idx: Map<DimPlan, number>, refMs: number | undefined): TimeInterval | null => {
     if (timeDim) return timeIntervals![idx.get(timeDim)!]!;
     if (periodDim && refMs !== undefined) {
       const ri = refDim ? idx.get(refDim)! : -1;
@@ -75,7 +91,9 @@ export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: ()
       return list[idx.get(periodDim)!]!;
     }
     if (scalarIntervals) return scalarIntervals[0]!;
-    return { validMs: refMs ?? staticTimeMs() };
+    if (refMs !== undefined) return { validMs: refMs };
+    const ms = staticTimeMs();
+    return ms === null ? null : { validMs: ms };
   };
 
   const iterDims = dims.filter((d) => d.role !== 'x' && d.role !== 'y');
@@ -101,13 +119,15 @@ export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: ()
       let rawBase = -offset0;
       for (const [d, i] of idx) rawBase += i * d.stride;
       const refMs = refDim ? refs![idx.get(refDim)!] : plan.scalarRefMs;
-      const iv = interval(idx, refMs);
+      const found = interval(idx, refMs);
+      const iv = found ?? { validMs: NO_TIME_MS };
       const level = levelDim ? levelOf(levelDim.coord!, levels![idx.get(levelDim)!]!) : plan.scalarLevel;
       out.push({
         ...base,
         ...(level ? { level } : {}),
         referenceTime: new Date(refMs ?? iv.validMs),
         validTime: new Date(iv.validMs),
+        ...(found === null ? { timeless: true as const } : {}),
         stepType,
         ...(iv.startMs !== undefined ? { intervalStart: new Date(iv.startMs) } : {}),
         grid: plan.grid,
@@ -135,8 +155,8 @@ export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: ()
 export function readFields(ds: NcDataset, blockValues = BLOCK_VALUES): { fields: SourceField[]; skipped: string[] } {
   const cache = new CoordCache(ds);
   const { plans, skipped } = planDataset(ds, cache);
-  let staticMs: number | undefined;
-  const staticTimeMs = () => (staticMs ??= fallbackTimeMs(ds, cache));
+  let staticMs: number | null | undefined;
+  const staticTimeMs = () => (staticMs === undefined ? (staticMs = fallbackTimeMs(ds, cache)) : staticMs);
   const fields = plans.flatMap((p) => fieldsOf(p, cache, staticTimeMs, blockValues));
   return { fields, skipped };
 }

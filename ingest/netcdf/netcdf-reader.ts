@@ -10,7 +10,7 @@ import { sniffContainer } from './magic.js';
 import type { NcDataset } from './model.js';
 import { openNetcdf3 } from './nc3.js';
 import { openNetcdf4 } from './hdf5.js';
-import { readFields } from './fields.js';
+import { EmptyDimensionError, readFields } from './fields.js';
 import { GridAxisError } from './cf-grid.js';
 import { TimeUnitsError } from './cf-time.js';
 
@@ -56,7 +56,7 @@ export async function readNetcdf(file: string): Promise<SourceField[]> {
     return fields;
   } catch (e) {
     if (e instanceof ReadError) throw e;
-    if (e instanceof GridAxisError || e instanceof TimeUnitsError) throw new ReadError(file, e.message, { cause: e });
+    if (e instanceof GridAxisError || e instanceof TimeUnitsError || e instanceof EmptyDimensionError) throw new ReadError(file, e.message, { cause: e });
     throw new ReadError(file, `cannot decode: ${(e as Error).message}`, { cause: e });
   } finally {
     ds.close();

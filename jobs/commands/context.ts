@@ -5,6 +5,7 @@ import { loadJobsConfig, type JobsConfig } from '../config.js';
 import { checkRedis, requireRedisUrl } from '../connection.js';
 import { openQueues, type Queues } from '../queues.js';
 import { processEnv } from '../../config/process-env.js';
+import { CHECK_NAMES, isCheckName } from '../../ingest/gate/check.js';
 
 export interface CommandContext {
   redisUrl: string;
@@ -35,3 +36,10 @@ export function ago(fromMs: number, nowMs = Date.now()): string {
 
 /** Wrong arguments: the CLI prints the message and exits 2. */
 export class UsageError extends Error {}
+
+/** `--allow` values: ingest gate check names (ingest/gate/check.ts); an unknown one is a UsageError naming the known ones. */
+export function allowedChecksOrUsage(names: readonly string[] | undefined): string[] {
+  const unknown = (names ?? []).filter((n) => !isCheckName(n));
+  if (unknown.length > 0) throw new UsageError(`--allow ${unknown[0]}: no such gate check (checks: ${CHECK_NAMES.join(', ')})`);
+  return [...new Set(names ?? [])];
+}

@@ -93,6 +93,7 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
         files: fetched.paths,
         onProgress: (p) => progress.report({ stage: p.stage, fraction: FETCH_SHARE + p.fraction * (1 - FETCH_SHARE), ...(p.message ? { message: p.message } : {}) }),
         ...(signal ? { signal } : {}),
+        ...(data.allow?.length ? { allow: data.allow } : {}),
         source: { ...(data.model ? { model: data.model } : {}), ...(data.run ? { run: data.run } : {}), note: `job ${job.id ?? '?'}${data.fallback ? `; fallback: ${data.fallback}` : ''}` },
       });
       await fetched.settle('done');

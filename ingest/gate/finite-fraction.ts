@@ -1,0 +1,48 @@
+/**
+ * Check `finite-fraction`: each stored variable has a finite value on at
+ * least {@link MIN_FINITE_FRACTION} of the cells that should have data
+ * (./own-cells.ts: sea-only and land-only variables on their own cells),
+ * counted over all its time steps. NaN (missing) and ±Inf both count as not
+ * finite; a field of NaN and Inf, or a product with no cell of the kind its
+ * variables need, is refused.
+ */
+import type { Finding, GateCheck, GateContext } from './check.js';
+import { cellKind, dataVariables, ownCells } from './own-cells.js';
+
+/**
+ * Smallest share of finite values. Real files sit far above it: land-only
+ * sources (ERA5-Land) fill about half an Italian domain, a forecast lacks
+ * its accumulations at the first step; a broken field is near zero.
+ */
+export const MIN_FINITE_FRACTION = 0.2;
+
+/** Finite share of `steps` over the cells of `own` (all cells when null); NaN when there are no such cells. */
+export function finiteFraction(steps: readonly Float32Array[], own: Uint8Array | null): number {
+  let n = 0;
+  let finite = 0;
+  for (const a of steps) {
+    for (let c = 0; c < a.length; c++) {
+      if (own && !own[c]) continue;
+      n++;
+      if (Number.isFinite(a[c]!)) finite++;
+    }
+  }
+  return n === 0 ? NaN : finite / n;
+}
+
+export const finiteFractionCheck: GateCheck = {
+  name: 'finite-fraction',
+  run(ctx: GateContext): Finding[] {
+    const out: Finding[] = [];
+    for (const name of dataVariables(ctx.input)) {
+      const own = ownCells(ctx.product, ctx.input, name);
+      const f = finiteFraction(ctx.input.variables[name]!.values, own);
+      const kind = cellKind(ctx.product, name);
+      if (Number.isNaN(f)) out.push({ check: 'finite-fraction', message: `${name}: no ${kind} in the domain to hold it` });
+      else if (f < MIN_FINITE_FRACTION) {
+        out.push({ check: 'finite-fraction', message: `${name}: ${(f * 100).toFixed(1)}% of its values on ${kind} are finite (at least ${MIN_FINITE_FRACTION * 100}% needed)` });
+      }
+    }
+    return out;
+  },
+};
