@@ -37,6 +37,8 @@ options:
   --run <time>     the model run, UTC: 2026-11-21T12, 2026-11-21T12:00Z or 2026112112
                    (default: the newest run the source's cycle says is published)
   --file <path>    ingest this file instead (repeatable; the workers must be able to read it)
+  --allow <check>  let one ingest gate check through for this job, recorded in the manifest
+                   (repeatable; see docs/gate.md)
   --no-wait        return once queued
 
 Needs REDIS_URL.`,
@@ -53,7 +55,9 @@ Needs REDIS_URL.`,
 Runs a failed (or completed) ingest job again, by the id jobs status shows.
 
 options:
-  --no-wait    return once queued
+  --allow <check>  let one ingest gate check through this time, recorded in the manifest
+                   (repeatable; see docs/gate.md)
+  --no-wait        return once queued
 
 Needs REDIS_URL.`,
   schedules: `usage: meteopunto jobs schedules [--json]

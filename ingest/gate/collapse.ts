@@ -70,7 +70,7 @@ export const collapse: GateCheck = {
       const v = input.variables[name]!;
       const spec = product.variables[name];
       const old = live.state.vars.get(name);
-      if (v.static || !spec || !old || old.isStatic) continue;
+      if (v.static || !spec || !old || old.isStatic || spec.gateExempt?.checks.includes('collapse')) continue;
       const own = ownCells(product, input, name);
       const liveSteps = await readFieldSteps(live, name, sampleSteps(live.state.nTimes, SAMPLED_STEPS));
       const newSteps = sampleSteps(v.values.length, SAMPLED_STEPS).map((k) => v.values[k]!);

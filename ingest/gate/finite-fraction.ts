@@ -35,6 +35,7 @@ export const finiteFractionCheck: GateCheck = {
   run(ctx: GateContext): Finding[] {
     const out: Finding[] = [];
     for (const name of dataVariables(ctx.input)) {
+      if (ctx.product.variables[name]?.gateExempt?.checks.includes('finite-fraction')) continue;
       const own = ownCells(ctx.product, ctx.input, name);
       const f = finiteFraction(ctx.input.variables[name]!.values, own);
       const kind = cellKind(ctx.product, name);

@@ -83,6 +83,13 @@ export interface StoredVariableSpec extends VariableSpec {
   /** Neighbours that may contribute at a point: any, or only sea or land cells (tiles/masks.ts). */
   mask: NeighbourMask;
   /**
+   * Ingest gate checks (ingest/gate/) that cannot judge this variable, and
+   * why: a variable missing by design on most cells at some times (the
+   * clear-sky index at night) is exempt from the finite-fraction and
+   * collapse checks; its physical range is still checked.
+   */
+  gateExempt?: { checks: readonly ('finite-fraction' | 'collapse')[]; why: string };
+  /**
    * Cache group: variables the same requests read together (tiles/read/block.ts).
    * A request decodes only the groups it reads, so keep what every request
    * needs apart from what only some do.

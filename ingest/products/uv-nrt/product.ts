@@ -38,6 +38,7 @@ export const UV_NRT_VARIABLES = {
     // Derived from the flux (complete below); a file never carries it.
     names: [],
     validRange: [0, 3],
+    gateExempt: { checks: ['finite-fraction', 'collapse'], why: 'missing wherever the Sun is below 5°: a slot at night is missing everywhere' },
   },
 } as const satisfies Record<string, StoredVariableSpec>;
 
