@@ -110,9 +110,8 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
     Object.assign(input.variables, indices);
   }
   // The gate: nothing wrong goes live (ingest/gate/); the live version's carried steps passed it before.
-  const runMs = req.source?.run ? Date.parse(req.source.run) : undefined;
   const overrides = await runGate(
-    { product, input, fields: selection.fields, series, root: req.root, nowMs: Date.now(), ...(runMs !== undefined ? { runMs } : {}) },
+    { product, input, fields: selection.fields, series, root: req.root, nowMs: Date.now() },
     req.files, allow,
   );
   if (overrides.length > 0) input.source = { ...input.source, gate_overrides: overrides };

@@ -25,8 +25,6 @@ export interface GateContext {
   fields: readonly CanonicalField[];
   /** Valid times of each source series in file order (./source-series.ts). */
   series: readonly SourceSeries[];
-  /** Run time named by the operator or the job (Unix ms), when one was. */
-  runMs?: number;
   /** Data directory: the live version the new one replaces is read from it. */
   root: string;
   nowMs: number;

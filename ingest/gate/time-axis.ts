@@ -5,8 +5,7 @@
  *   coordinate, reference time or scalar time (SourceField.timeless) is
  *   refused, never published at the Unix epoch.
  * - Forecast stores (`layout: 'forecast'`): each field's lead (valid − run
- *   time) lies in [−1 h, {@link MAX_LEAD_HOURS}]; with a run named by the
- *   operator or the job, the first step lies in that window after it; no
+ *   time, as the file gives them) lies in [−1 h, {@link MAX_LEAD_HOURS}]; no
  *   valid time before {@link FORECAST_EARLIEST} or beyond now + the longest
  *   lead.
  * - Reanalysis years (`layout: 'periods'`): every time lies between the
@@ -62,10 +61,6 @@ export const timeAxis: GateCheck = {
       if (bad.length > 0) {
         const f = bad[0]!;
         out.push(`${basename(f.file)} ${f.source}: valid ${iso(f.validTime.getTime())} is ${((f.validTime.getTime() - f.referenceTime.getTime()) / HOUR_MS).toFixed(1)} h from its run ${iso(f.referenceTime.getTime())} (a forecast's lead lies in ${MIN_LEAD_HOURS} … ${MAX_LEAD_HOURS} h)${bad.length > 1 ? ` and ${bad.length - 1} more field(s)` : ''}`);
-      }
-      if (ctx.runMs !== undefined) {
-        const lead = (first - ctx.runMs) / HOUR_MS;
-        if (!(lead >= MIN_LEAD_HOURS && lead <= MAX_LEAD_HOURS)) out.push(`the first step ${iso(first)} is ${lead.toFixed(1)} h from the run ${iso(ctx.runMs)} named for this ingest`);
       }
       if (first < FORECAST_EARLIEST) out.push(`first valid time ${iso(first)} is before ${iso(FORECAST_EARLIEST)}: a misread epoch or time unit`);
       const latest = ctx.nowMs + MAX_LEAD_HOURS * HOUR_MS;

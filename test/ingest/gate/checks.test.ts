@@ -2,9 +2,8 @@
  * The gate's checks one by one where the end-to-end refusals
  * (./refusals.test.ts) do not reach: a NetCDF time axis with no records
  * (was "Cannot read properties of undefined (reading 'validMs')"), a
- * reanalysis in the future, a forecast far from the run it is named for,
- * sea-only variables judged on the sea cells, and bounds for every stored
- * variable of every product.
+ * reanalysis in the future, sea-only variables judged on the sea cells,
+ * and bounds for every stored variable of every product.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,13 +39,6 @@ describeShared('gate checks on files written by netCDF4-python', () => {
     expect(err).toBeInstanceOf(GateError);
     expect((err as GateError).checks).toEqual(['time-axis']);
     expect((err as Error).message).toMatch(/time-axis: last valid time \S+ is in the future: a reanalysis holds the past/);
-  });
-
-  it('time-axis: a forecast whose first step is far from the run named for it is refused', async () => {
-    const file = gateFile(dir, 'valid', undefined, 'run');
-    const err = await runIngest({ root: join(dir, 'r2'), product: 'nwp', files: [file], source: { run: '2024-06-01T00:00:00.000Z' } }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(GateError);
-    expect((err as Error).message).toMatch(/time-axis: the first step 2023-11-01T00:00:00\.000Z is -5112\.0 h from the run 2024-06-01T00:00:00\.000Z/);
   });
 });
 
