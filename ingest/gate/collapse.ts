@@ -4,7 +4,7 @@
  * should have data (./own-cells.ts), over up to {@link SAMPLED_STEPS} steps
  * spread evenly over each version:
  *
- * - the finite fraction may not drop by more than {@link MAX_FINITE_DROP}
+ * - the finite fraction (./finite-fraction.ts) may not drop by more than {@link MAX_FINITE_DROP}
  *   (e.g. 98% live, 60% new: a field half gone);
  * - the spread (standard deviation over the cells, mean over the steps)
  *   may not drop by more than {@link MAX_SPREAD_DROP} of the live one (a

@@ -2,32 +2,46 @@
  * Check `finite-fraction`: each stored variable has a finite value on at
  * least {@link MIN_FINITE_FRACTION} of the cells that should have data
  * (./own-cells.ts: sea-only and land-only variables on their own cells),
- * counted over all its time steps. NaN (missing) and ±Inf both count as not
- * finite; a field of NaN and Inf, or a product with no cell of the kind its
- * variables need, is refused.
+ * counted over the time steps at which it has any finite value: a variable
+ * may be missing at whole steps (sources of different cadences in one
+ * version, the first step of an accumulation). NaN (missing) and ±Inf both
+ * count as not finite; a variable with no finite value at any step, or a
+ * product with no cell of the kind its variables need, is refused.
  */
 import type { Finding, GateCheck, GateContext } from './check.js';
 import { cellKind, dataVariables, ownCells } from './own-cells.js';
 
 /**
  * Smallest share of finite values. Real files sit far above it: land-only
- * sources (ERA5-Land) fill about half an Italian domain, a forecast lacks
- * its accumulations at the first step; a broken field is near zero.
+ * sources (ERA5-Land) fill about half an Italian domain; a broken field is
+ * near zero.
  */
 export const MIN_FINITE_FRACTION = 0.2;
 
-/** Finite share of `steps` over the cells of `own` (all cells when null); NaN when there are no such cells. */
+/**
+ * Finite share over the cells of `own` (all cells when null) of the steps
+ * that have a finite value there; 0 when none has, NaN when there are no
+ * such cells.
+ */
 export function finiteFraction(steps: readonly Float32Array[], own: Uint8Array | null): number {
+  let cells = 0;
   let n = 0;
   let finite = 0;
   for (const a of steps) {
+    let stepCells = 0;
+    let stepFinite = 0;
     for (let c = 0; c < a.length; c++) {
       if (own && !own[c]) continue;
-      n++;
-      if (Number.isFinite(a[c]!)) finite++;
+      stepCells++;
+      if (Number.isFinite(a[c]!)) stepFinite++;
     }
+    cells = Math.max(cells, stepCells);
+    if (stepFinite === 0) continue;
+    n += stepCells;
+    finite += stepFinite;
   }
-  return n === 0 ? NaN : finite / n;
+  if (cells === 0) return NaN;
+  return n === 0 ? 0 : finite / n;
 }
 
 export const finiteFractionCheck: GateCheck = {
