@@ -215,6 +215,15 @@ describeShared('live Italy: italy.jobs.json on every emulated provider, the sche
       expect((b.pollen as { source: string }).source).toBe('cams, CAMS European regional ENSEMBLE 0.1°');
     }
     expect(free).not.toHaveProperty('air_quality');
+    // comfort: UTCI from the longwave ICON-2I's net longwave and ground temperature give, L↓ = ATHB_S/ε + σT_G⁴
+    // (ε = 0.98) from grib_get at the node and hour, and the UTCI the API answers with it.
+    const at = ['-l', `${LAND.lat},${LAND.lon},1`];
+    const step = (hour - live.icon.complete.run.getTime()) / H;
+    const net = grib(['-w', `endStep=${step}`, ...at, live.icon.complete.variables.ATHB_S![0]!.path]);
+    const ground = grib(['-w', `step=${step}`, ...at, live.icon.complete.variables.T_G![0]!.path]);
+    const longwave = (await store().sample('nwp', LAND.lat, LAND.lon, hour, ['longwave_radiation'])).values.longwave_radiation!;
+    expect(Math.abs(longwave - (net / 0.98 + 5.670374419e-8 * ground ** 4))).toBeLessThanOrEqual(0.2);
+    for (const b of [developer, business]) expect((b.comfort as { value: unknown } | null)?.value, JSON.stringify(b.comfort)).toEqual(expect.any(Number));
     // Business: soil for now from ICON-2I's layers, the sea from the marine job.
     const soil = business.soil as { source: string; soil_moisture_1_3cm?: number; moisture_1_3cm: number };
     expect(soil.source).toBe('nwp-soil, ICON-2I');

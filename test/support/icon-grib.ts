@@ -54,6 +54,8 @@ export const ICON: Record<string, IconVariable> = {
   ASWDIR_S: { name: 'ASWDIR_S', keys: { discipline: 0, parameterCategory: 4, parameterNumber: 198, ...surface }, fileLevel: 'surface-0', statistic: { processing: 0, window: 'run' } },
   ASWDIFD_S: { name: 'ASWDIFD_S', keys: { discipline: 0, parameterCategory: 4, parameterNumber: 199, ...surface }, fileLevel: 'surface-0', statistic: { processing: 0, window: 'run' } },
   ATHB_S: { name: 'ATHB_S', keys: { discipline: 0, parameterCategory: 5, parameterNumber: 5, ...surface }, fileLevel: 'surface-0', statistic: { processing: 0, window: 'run' } },
+  // ICON's ground (skin) temperature: temperature at the surface (edzw/cnmc `T_G`).
+  T_G: { name: 'T_G', keys: { discipline: 0, parameterCategory: 0, parameterNumber: 0, ...surface }, fileLevel: 'surface-0' },
   WW: { name: 'WW', keys: { discipline: 0, parameterCategory: 19, parameterNumber: 25, ...surface }, fileLevel: 'surface-0' },
   HSURF: { name: 'HSURF', keys: { discipline: 0, parameterCategory: 3, parameterNumber: 6, ...surface }, fileLevel: 'surface-0' },
   FR_LAND: { name: 'FR_LAND', keys: { discipline: 2, parameterCategory: 0, parameterNumber: 0, ...surface }, fileLevel: 'surface-0' },

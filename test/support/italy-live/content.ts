@@ -45,7 +45,11 @@ function stepsAround(run: Date, now: Date, spanMs = 10 * 60_000): number[] {
 export const ICON2I: IconValues = {
   T_2M: (z, h) => 288.15 - 0.0065 * z + 0.2 * h, TD_2M: (z, h) => 281.15 - 0.0065 * z + 0.1 * h, U_10M: () => 3, V_10M: () => -4,
   VMAX_10M: (_z, h) => (h === 0 ? 0 : 9 + 0.1 * h), TOT_PREC: (_z, h) => 0.2 * h, CLCT: () => 40, PMSL: () => 101_500,
-  ASWDIR_S: (_z, h) => 40 * h, ASWDIFD_S: (_z, h) => 20 * h, WW: () => 61, HSURF: (z) => z,
+  // Radiation means since the run start, the same each step (so each hour's mean too): moderate, so that UTCI stays
+  // within its validity (Tmrt − Ta ≤ 70 K) at any hour the suite runs.
+  ASWDIR_S: () => 150, ASWDIFD_S: () => 80, WW: () => 61, HSURF: (z) => z,
+  // Net longwave (mean since the run start, the same each step: so the hour's mean too) and the ground temperature, for UTCI's longwave.
+  ATHB_S: (z) => -70 + 0.01 * z, T_G: (z, h) => 290.15 - 0.0065 * z + 0.2 * h,
 };
 /** ICON-EU values, distinct from ICON-2I's so that an answer tells which model gave it. */
 export const ICON_EU: IconValues = { ...ICON2I, T_2M: (z, h) => 279.15 - 0.0065 * z + 0.3 * h, TD_2M: (z, h) => 274.15 - 0.0065 * z + 0.1 * h, VMAX_10M: (_z, h) => (h === 0 ? 0 : 15 + 0.1 * h), TOT_PREC: (_z, h) => 0.5 * h };
