@@ -1,4 +1,4 @@
-// Mutation testing (issue 31): `npm run mutate` over science/, `npm run mutate:fields` over
+// Mutation testing: `npm run mutate` over science/, `npm run mutate:fields` over
 // api/fields/. Not part of `npm test`: a full run takes tens of minutes on two cores.
 // Results and the explained survivors are in docs/development.md.
 import { resolve } from 'node:path';

@@ -1,10 +1,9 @@
 /**
  * `METEOPUNTO_DOMAIN=<south>,<north>,<west>,<east>` (degrees): the box ingest
  * crops every product's grid to (plus a margin of cells). Default: the
- * interface's box around Italy (interface-spec.md §4.1, lat 35..48, lon
+ * box weather.php accepts around Italy (docs/api.md, parameters: lat 35..48, lon
  * 5..20.5). Widening it lets a file elsewhere (CAMS Europe over Spain in the
- * tests) be ingested; the API's lat/lon validation stays the spec's whatever
- * this says.
+ * tests) be ingested; the API's lat/lon validation does not follow it.
  */
 
 /** A latitude/longitude box, degrees (longitudes −180..180, west < east). */

@@ -2,7 +2,7 @@
  * The ingest crop domain: products crop their grids to it, plus a margin of
  * a few cells so that bilinear interpolation at the edge still has
  * neighbours. Configured by METEOPUNTO_DOMAIN (config/domain.ts); the default
- * is the box weather.php accepts (interface-spec.md §4.1).
+ * is the box weather.php accepts (docs/api.md, parameters).
  */
 import { DEFAULT_DOMAIN, domainFromEnv, type Domain } from '../../config/domain.js';
 import { processEnv } from '../../config/process-env.js';
