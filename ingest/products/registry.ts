@@ -5,6 +5,7 @@ import { demProduct } from './dem/product.js';
 import { marineProduct } from './marine/product.js';
 import { nwpProduct } from './nwp/product.js';
 import { nwpSoilProduct } from './nwp-soil/product.js';
+import { ozoneProduct } from './ozone/product.js';
 import type { Product } from './product.js';
 import { reanalysisProduct } from './reanalysis/product.js';
 import { sm100Product } from './sm100/product.js';
@@ -22,6 +23,7 @@ export const PRODUCTS: Readonly<Record<string, Product>> = {
   'nwp-soil': nwpSoilProduct,
   uv: uvProduct,
   'uv-nrt': uvNrtProduct,
+  ozone: ozoneProduct,
   sm100: sm100Product,
 };
 

@@ -179,17 +179,17 @@ describe('jobs/examples/italy.jobs.json: the production configuration for Italy'
 
   it('loads through the config schema: nwp ICON-2I on MeteoHub with the ICON-EU fallback, nwp-soil, cams from the ADS as netcdf_zip, soil, marine, uv, dem', async () => {
     const config = await loadJobsConfig('/data', { METEOPUNTO_JOBS_CONFIG: path });
-    expect(Object.keys(config.products).sort()).toEqual(['cams', 'dem', 'marine', 'nwp', 'nwp-soil', 'soil', 'uv', 'uv-nrt']);
+    expect(Object.keys(config.products).sort()).toEqual(['cams', 'dem', 'marine', 'nwp', 'nwp-soil', 'ozone', 'soil', 'uv', 'uv-nrt']);
     const nwp = config.products.nwp!;
     expect(nwp.source).toMatchObject({ kind: 'meteohub', root: 'https://meteohub.agenziaitaliameteo.it', dataset: 'ICON_2I_SURFACE_PRESSURE_LEVELS', lateAfterHours: 18 });
     expect(nwp.fallback?.model).toBe('DWD ICON-EU');
     const cams = config.products.cams!.source;
     expect(cams).toMatchObject({ kind: 'ads', keyEnv: 'METEOPUNTO_ADS_KEY', request: { data_format: 'netcdf_zip' } });
-    // The fallback's newest run at 16:30 UTC (published 4 h after its time, every 6 h): 12Z, 73 steps of 11 variables + HSURF.
+    // The fallback's newest run at 16:30 UTC (published 4 h after its time, every 6 h): 12Z, 73 steps of 13 variables + HSURF.
     const { id, data } = configuredIngestJob('/data', 'nwp', { ...nwp.fallback!, source: nwp.fallback!.source }, { now: new Date('2026-11-21T16:30:00Z'), trigger: 'schedule' });
     expect(id).toBe('nwp@2026-11-21T12Z');
     if (data.source.kind !== 'http') throw new Error('expected http');
-    expect(data.source.files).toHaveLength(11 * 73 + 1);
+    expect(data.source.files).toHaveLength(13 * 73 + 1);
     expect(data.source.files[0]!.url).toBe('https://opendata.dwd.de/weather/nwp/icon-eu/grib/12/t_2m/icon-eu_europe_regular-lat-lon_single-level_2026112112_000_T_2M.grib2.bz2');
   });
 
@@ -214,12 +214,18 @@ describe('jobs/examples/italy.jobs.json: the production configuration for Italy'
     expect(JSON.parse(readFileSync(path, 'utf8')).products.marine).toEqual(marine);
     expect(configuredIngestJob('/data', 'marine', config.products.marine!, { now, trigger: 'schedule' }).id).toBe('marine@2026-11-21T00Z');
     expect(config.products.dem).toEqual({ source: { kind: 'inbox', dir: 'inbox/dem', settleSeconds: 60 } });
+    // ozone: CAMS global total column ozone from the ADS, the 00 UTC run after ~10 h: at 16:30 today's, lead hours to +48 h cover now.
+    const ozone = configuredIngestJob('/data', 'ozone', config.products.ozone!, { now, trigger: 'schedule' });
+    expect(ozone.id).toBe('ozone@2026-11-21T00Z');
+    if (ozone.data.source.kind !== 'ads') throw new Error('expected ads');
+    expect(ozone.data.source).toMatchObject({ dataset: 'cams-global-atmospheric-composition-forecasts', keyEnv: 'METEOPUNTO_ADS_KEY' });
+    expect(ozone.data.source.requests.map((r) => r.request)).toMatchObject([{ variable: ['total_column_ozone'], date: ['2026-11-21/2026-11-21'] }]);
   });
 
   it('names each provider root once and no credential: a mirror is one setting, the ADS key an environment variable', () => {
     const text = readFileSync(path, 'utf8');
     const hosts = [...text.matchAll(/https?:\/\/([^/"]+)/g)].map((m) => m[1]);
-    expect(hosts.sort()).toEqual(['ads.atmosphere.copernicus.eu', 'cds.climate.copernicus.eu', 'datalsasaf.lsasvcs.ipma.pt', 'meteohub.agenziaitaliameteo.it', 'meteohub.agenziaitaliameteo.it', 'opendata.dwd.de', 'stac.marine.copernicus.eu']);
+    expect(hosts.sort()).toEqual(['ads.atmosphere.copernicus.eu', 'ads.atmosphere.copernicus.eu', 'cds.climate.copernicus.eu', 'datalsasaf.lsasvcs.ipma.pt', 'meteohub.agenziaitaliameteo.it', 'meteohub.agenziaitaliameteo.it', 'opendata.dwd.de', 'stac.marine.copernicus.eu']);
     expect(text).not.toMatch(/"(key|token|password|secret)"\s*:/i);
     const mirrored = parseJobsConfig(JSON.parse(text.replace('https://opendata.dwd.de', 'http://mirror.local')), 'mirror');
     const { data } = configuredIngestJob('/data', 'nwp', { source: mirrored.products.nwp!.fallback!.source }, { now: new Date('2026-11-21T16:30:00Z'), trigger: 'schedule' });

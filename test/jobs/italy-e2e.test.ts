@@ -35,7 +35,8 @@ import { runKey } from '../../jobs/run-time.js';
 import { TileStore } from '../../tiles/read/reader.js';
 import { marineReference } from '../ingest/products/marine-reference.js';
 import { iconEuPath } from '../support/emulators/dwd-opendata.js';
-import { H, K, LAND, runsNear, SEA } from '../support/italy-live/content.js';
+import { camsGlobalOzoneAt, H, K, LAND, runsNear, SEA } from '../support/italy-live/content.js';
+import { uvIndexClearSky } from '../../science/index.js';
 import { startLiveProviders, type LiveProviders } from '../support/italy-live/providers.js';
 import { dataFile, describeShared } from '../support/shared-data.js';
 import { tempRoot, uniquePrefix, waitFor } from './support/harness.js';
@@ -113,6 +114,8 @@ describeShared('live Italy: italy.jobs.json on every emulated provider, the sche
   const ids = (product: string, runs: Date[], suffix = '') => runs.map((r) => `${product}@${runKey(r)}${suffix}`);
   const store = () => new TileStore(root, { manifestCheckMs: 0 });
   const hour = Math.floor(now.getTime() / H) * H;
+  /** The CAMS global file of the run the ozone store holds. */
+  const ozoneFile = () => live.ozoneDelivered.get(store().manifest('ozone')!.source.run!.slice(0, 10))!;
 
   async function weather(plan: Plan, point: { lat: number; lon: number }, extra = '') {
     const r = await fetch(`${base}/api/v1/weather.php?lat=${point.lat}&lon=${point.lon}${extra}`, { headers: { 'x-api-key': keys[plan]! } });
@@ -187,6 +190,11 @@ describeShared('live Italy: italy.jobs.json on every emulated provider, the sche
     const gdal = Number(execFileSync('gdallocationinfo', ['-valonly', '-wgs84', DEM_TIF(dir), String(cell.lon), String(cell.lat)], { encoding: 'utf8' }).trim());
     expect(Math.abs((await store().sample('dem', cell.lat, cell.lon, null)).values.elevation! - gdal)).toBeLessThanOrEqual(0.1);
 
+    // ozone: CAMS global total column ozone (kg m-2 in the file) stored in DU, against netCDF4-python on the delivered file.
+    await completed(ids('ozone', runsNear(now, 24, 600)));
+    const ozone = (await store().sample('ozone', LAND.lat, LAND.lon, hour)).values.total_ozone!;
+    expect(Math.abs(ozone - camsGlobalOzoneAt(ozoneFile(), LAND.lat, LAND.lon, hour))).toBeLessThanOrEqual(0.1);
+
     const soilRuns = runsNear(now, 24, 8640);
     await completed(ids('soil', soilRuns));
     const day = soilRuns.find((r) => store().manifest('soil')?.source.run === r.toISOString()) ?? soilRuns[0]!;
@@ -224,6 +232,19 @@ describeShared('live Italy: italy.jobs.json on every emulated provider, the sche
     const longwave = (await store().sample('nwp', LAND.lat, LAND.lon, hour, ['longwave_radiation'])).values.longwave_radiation!;
     expect(Math.abs(longwave - (net / 0.98 + 5.670374419e-8 * ground ** 4))).toBeLessThanOrEqual(0.2);
     for (const b of [developer, business]) expect((b.comfort as { value: unknown } | null)?.value, JSON.stringify(b.comfort)).toEqual(expect.any(Number));
+    // uv_index: a number at any hour (0 at night), its clear-sky part from CAMS global's ozone at the valid time
+    // (netCDF4-python) through the science library; the cloud term from LSA SAF where its clear-sky index
+    // covers now (daytime), else from ICON-2I's radiation.
+    const k = (await store().sample('uv-nrt', LAND.lat, LAND.lon, now.getTime())).values.clear_sky_index ?? null;
+    for (const b of [developer, business]) {
+      const uv = b.uv_index as { value: number; clear_sky: number; source: string };
+      expect(uv?.value, JSON.stringify(b.uv_index)).toEqual(expect.any(Number));
+      expect(uv.source).toMatch(/^clear-sky UV index \(Madronich 2007, CAMS global forecast total ozone\) × /);
+      expect(uv.source.includes('LSA SAF')).toBe(k !== null);
+      const valid = new Date(b.valid_time as string);
+      const clear = uvIndexClearSky({ time: valid, lat: LAND.lat, lon: LAND.lon, totalOzone: camsGlobalOzoneAt(ozoneFile(), LAND.lat, LAND.lon, valid.getTime()) });
+      expect(Math.abs(uv.clear_sky - clear)).toBeLessThanOrEqual(0.06);
+    }
     // Business: soil for now from ICON-2I's layers, the sea from the marine job.
     const soil = business.soil as { source: string; soil_moisture_1_3cm?: number; moisture_1_3cm: number };
     expect(soil.source).toBe('nwp-soil, ICON-2I');

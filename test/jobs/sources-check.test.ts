@@ -56,16 +56,16 @@ describeShared('meteopunto sources check (italy.jobs.json on the emulators)', ()
     const z = orographyHeights();
     // ICON-2I: the newest 00/12 UTC run at least an hour old; ICON-EU: the run the schedule would fetch now.
     const run = latestRun(now, 12, 60);
-    complete = meteohubRun(dir, run, [0, 1], { T_2M: (h) => 288 - 0.0065 * h, TD_2M: () => 280, U_10M: () => 1, V_10M: () => 1, VMAX_10M: (_h, s) => s, TOT_PREC: (_h, s) => s, CLCT: () => 50, PMSL: () => 101_000, ASWDIR_S: () => 100, WW: () => 0, HSURF: (h) => h, FR_LAND: () => 1 }, z);
+    complete = meteohubRun(dir, run, [0, 1], { T_2M: (h) => 288 - 0.0065 * h, TD_2M: () => 280, U_10M: () => 1, V_10M: () => 1, VMAX_10M: (_h, s) => s, TOT_PREC: (_h, s) => s, CLCT: () => 50, PMSL: () => 101_000, ASWDIR_S: () => 100, ATHB_S: () => -60, T_G: () => 285, WW: () => 0, HSURF: (h) => h, FR_LAND: () => 1 }, z);
     const soil = (name: string, v: typeof ICON[string]) => ({ name, path: writeIconFile(join(dir, name), v, run, [0, 1], () => 20, z) });
     complete.variables.W_SO = [soil(`icon_2I_${runStamp(run)}_depthBelowLandLayer-0.grib`, soilWaterLayer(0, 1))];
     complete.variables.T_SO = [soil(`icon_2I_${runStamp(run)}_depthBelowLand-5.grib`, soilTemperatureAt(5))];
     hub = await startMeteohubEmulator({ runs: [complete] });
     euRun = latestRun(now, 6, 240);
     const day00 = new Date(Date.UTC(euRun.getUTCFullYear(), euRun.getUTCMonth(), euRun.getUTCDate()));
-    const eu = { T_2M: () => 280, TD_2M: () => 275, U_10M: () => 1, V_10M: () => 1, VMAX_10M: () => 0, TOT_PREC: () => 0, CLCT: () => 0, PMSL: () => 101_000, ASWDIR_S: () => 0, ASWDIFD_S: () => 0, WW: () => 0 };
+    const eu = { T_2M: () => 280, TD_2M: () => 275, U_10M: () => 1, V_10M: () => 1, VMAX_10M: () => 0, TOT_PREC: () => 0, CLCT: () => 0, PMSL: () => 101_000, ASWDIR_S: () => 0, ASWDIFD_S: () => 0, WW: () => 0, ATHB_S: () => -60, T_G: () => 280 };
     dwd = await startDwdEmulator({ files: { ...iconEuFiles(dir, euRun, [0], eu, z), ...iconEuFiles(join(dir, 'c'), day00, [], { HSURF: (h) => h }, z) } });
-    ads = await startAdsEmulator({ token: KEY, plan: () => ({}), datasets: ['cams-europe-air-quality-forecasts', 'reanalysis-era5-land'] });
+    ads = await startAdsEmulator({ token: KEY, plan: () => ({}), datasets: ['cams-europe-air-quality-forecasts', 'reanalysis-era5-land', 'cams-global-atmospheric-composition-forecasts'] });
     // LSA SAF: the four 15-minute slots of the hour the uv-nrt schedule fetches at `now`, in the product's layout (netCDF4-python).
     const slots = join(dir, 'lsasaf');
     mkdirSync(slots);
@@ -90,6 +90,7 @@ describeShared('meteopunto sources check (italy.jobs.json on the emulators)', ()
     file.products.nwp.fallback.source.root = dwd.origin;
     file.products.cams.source.api = ads.api;
     file.products.soil.source.api = ads.api;
+    file.products.ozone.source.api = ads.api;
     file.products['uv-nrt'].source.root = lsa.origin;
     file.products.marine.source.stac = cm.stac;
     writeFileSync(configPath, JSON.stringify(file));
@@ -104,9 +105,9 @@ describeShared('meteopunto sources check (italy.jobs.json on the emulators)', ()
     expect(r.err).toBe('');
     const lines = r.out.trim().split('\n');
     expect(lines[0]).toBe(`sources in ${configPath}:`);
-    expect(lines.slice(1, -1).map((l) => l.split(/\s+/).slice(0, 2).join(' '))).toEqual(['ok nwp', 'ok nwp', 'ok nwp-soil', 'ok soil', 'ok cams', 'ok marine', 'ok uv-nrt', 'ok uv', 'ok dem']);
-    expect(r.out).toMatch(new RegExp(`ok {4}nwp {14}meteohub 127\\.0\\.0\\.1:\\d+: run ${complete.run.toISOString().slice(0, 13)}Z complete: 11 variables, 11 files; optional ASWDIFD_S absent`));
-    expect(r.out).toMatch(/ok {4}nwp \(fallback\) {3}http 127\.0\.0\.1:\d+: run .*: the first file of each of the 12 URL template\(s\) answers as expected/);
+    expect(lines.slice(1, -1).map((l) => l.split(/\s+/).slice(0, 2).join(' '))).toEqual(['ok nwp', 'ok nwp', 'ok nwp-soil', 'ok soil', 'ok cams', 'ok ozone', 'ok marine', 'ok uv-nrt', 'ok uv', 'ok dem']);
+    expect(r.out).toMatch(new RegExp(`ok {4}nwp {14}meteohub 127\\.0\\.0\\.1:\\d+: run ${complete.run.toISOString().slice(0, 13)}Z complete: 13 variables, 13 files; optional ASWDIFD_S absent`));
+    expect(r.out).toMatch(/ok {4}nwp \(fallback\) {3}http 127\.0\.0\.1:\d+: run .*: the first file of each of the 14 URL template\(s\) answers as expected/);
     expect(r.out).toContain('ok    cams             ads 127.0.0.1:');
     expect(r.out).toContain('the key in METEOPUNTO_ADS_KEY is accepted; dataset cams-europe-air-quality-forecasts is there');
     expect(r.out).toContain('the key in METEOPUNTO_CDS_KEY is accepted; dataset reanalysis-era5-land is there');
@@ -114,7 +115,8 @@ describeShared('meteopunto sources check (italy.jobs.json on the emulators)', ()
     // The login went as the Authorization header the workers send.
     expect(lsa.requests.every((q) => q.status === 200 && q.user === LSA.user)).toBe(true);
     expect(r.out).toMatch(/ok {4}marine {11}copernicus-marine 127\.0\.0\.1:\d+: run \S+: files listed per dataset: SST_MED_SST_L4_NRT_OBSERVATIONS_010_004_a_V2 1, cmems_mod_med_wav_anfc_4\.2km_PT1H-i 1, cmems_mod_med_phy-tem_anfc_4\.2km-2D_PT1H-m 1/);
-    expect(lines.at(-1)).toBe('all 9 source(s) ok');
+    expect(r.out).toContain('the key in METEOPUNTO_ADS_KEY is accepted; dataset cams-global-atmospheric-composition-forecasts is there');
+    expect(lines.at(-1)).toBe('all 10 source(s) ok');
     expect(r.code).toBe(0);
   }, 120_000);
 
@@ -131,7 +133,8 @@ describeShared('meteopunto sources check (italy.jobs.json on the emulators)', ()
       expect(r.out).toMatch(/FAIL {2}cams {13}ads .*: the key in METEOPUNTO_ADS_KEY is refused: .*HTTP 401 \(Authentication failed/);
       expect(r.out).toMatch(/FAIL {2}uv-nrt {11}http .*_MSG-Disk_\d{10}00\.nc: HTTP 401/);
       expect(r.out).toMatch(/ok {4}nwp-soil/);
-      expect(r.out.trim().split('\n').at(-1)).toBe('4 of 9 source(s) failed');
+      expect(r.out).toMatch(/FAIL {2}ozone {12}ads .*: the key in METEOPUNTO_ADS_KEY is refused/);
+      expect(r.out.trim().split('\n').at(-1)).toBe('5 of 10 source(s) failed');
       expect(r.out + r.err).not.toContain('wrong-key-123456');
       expect(r.out + r.err).not.toContain('wrong-pass-987');
       const unset = await cli(['sources', 'check', '--json', ...at], { METEOPUNTO_DATA: join(dir, 'data'), METEOPUNTO_JOBS_CONFIG: configPath });

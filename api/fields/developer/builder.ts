@@ -29,6 +29,7 @@ const VARIABLES = [
 ];
 
 const SATELLITE = ['effective_cloud_albedo', 'clear_sky_index'];
+const OZONE = ['total_ozone'];
 const present = new WeakMap<Manifest, readonly string[]>();
 /** The satellite variables the answering `uv` product holds (SARAH: the albedo; LSA SAF: the clear-sky index), one array per manifest. */
 function satelliteOf(m: Manifest): readonly string[] {
@@ -42,7 +43,8 @@ export const developerBuilder = defineBuilder({
   minPlan: 'developer',
   groups: { wbgt: ['wbgt'], frost: ['frost'], et0: ['et0'] },
   // The satellite term of uv_index, where a `uv` version covers the point and time (null otherwise).
-  reads: [{ feed: 'base', variables: () => VARIABLES }, { feed: 'uv', variables: satelliteOf }],
+  // CAMS global total ozone for the clear-sky UV index where the base model carries none (ICON open data).
+  reads: [{ feed: 'base', variables: () => VARIABLES }, { feed: 'uv', variables: satelliteOf }, { feed: 'ozone', variables: () => OZONE }],
   properties: developerResponseProperties,
   required: [],
   build(ctx) {
@@ -67,6 +69,7 @@ export const developerBuilder = defineBuilder({
           gridElevationM: v.elevation ?? null,
           satelliteCloudAlbedo: ctx.feed('uv')?.now.values.effective_cloud_albedo ?? null,
           satelliteClearSkyIndex: ctx.feed('uv')?.now.values.clear_sky_index ?? null,
+          camsTotalOzoneDu: ctx.feed('ozone')?.now.values.total_ozone ?? null,
           pointElevationM: c?.applied ? c.pointElevationM : (ctx.q.altM ?? sh.demElevationM),
           values: v,
         },

@@ -28,6 +28,8 @@ export interface DeveloperInput {
   satelliteCloudAlbedo?: number | null;
   /** Satellite clear-sky index GHI / GHI_clear (LSA SAF, product uv-nrt) at the point and time, when that answers the uv feed. */
   satelliteClearSkyIndex?: number | null;
+  /** Total column ozone, DU, from CAMS global forecasts (product `ozone`), used where the base feed has none; null or absent where none answers. */
+  camsTotalOzoneDu?: number | null;
   /** Model orography at the point, m (the altitude correction's z_grid); null when unknown. */
   gridElevationM: number | null;
   /** Elevation of the point, m (`alt`, else the DEM); null when unknown. */

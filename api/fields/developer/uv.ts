@@ -1,6 +1,6 @@
 /**
  * `uv_index`: clear-sky UV index from the Sun at the valid time and the
- * NWP total ozone (Madronich 2007), times a cloud modification factor from
+ * NWP total ozone, else CAMS global's (product `ozone`; Madronich 2007), times a cloud modification factor from
  * the satellite where a product of the `uv` feed covers the point and time
  * (SARAH's effective cloud albedo through the Heliosat clear-sky index, or
  * LSA SAF's clear-sky index, science/uv.ts), else the NWP radiation:
@@ -22,7 +22,7 @@ import {
 } from '../../../science/index.js';
 import { roundTo } from '../../weather/precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
-import { cosZenithAt, radiationMidpoint, value, type DeveloperInput } from './inputs.js';
+import { cosZenithAt, finite, radiationMidpoint, value, type DeveloperInput } from './inputs.js';
 import type { UvIndexBody } from './schema.js';
 
 /** `source` values: stable strings, listed in docs/api.md. */
@@ -37,9 +37,13 @@ export const UV_SOURCES = {
     'clear-sky UV index (Madronich 2007, NWP total ozone) × cloud modification from NWP total cloud cover (US EPA table); no satellite data for this time',
 } as const;
 
+/** Where the total ozone came from, as `source` names it: the UV_SOURCES strings name the NWP's. */
+export const OZONE_SOURCES = { nwp: 'NWP total ozone', cams: 'CAMS global forecast total ozone' } as const;
+
 /** The uv_index field, or null without total ozone or any cloud information. */
 export function uvIndexField(inp: DeveloperInput): UvIndexBody | null {
-  const ozone = value(inp, 'total_ozone');
+  const nwpOzone = value(inp, 'total_ozone');
+  const ozone = nwpOzone ?? finite(inp.camsTotalOzoneDu);
   if (ozone === null) return null;
   const clear = uvIndexClearSky({ time: inp.time, lat: inp.lat, lon: inp.lon, totalOzone: ozone });
   const sw = value(inp, 'shortwave_radiation');
@@ -72,6 +76,6 @@ export function uvIndexField(inp: DeveloperInput): UvIndexBody | null {
     category_it: uvCategoryLabelIt(category),
     clear_sky: roundTo(clear, DEVELOPER_DECIMALS.uv_index),
     cloud_modification: roundTo(cmf, DEVELOPER_DECIMALS.cloud_modification),
-    source,
+    source: nwpOzone === null ? source.replace(OZONE_SOURCES.nwp, OZONE_SOURCES.cams) : source,
   };
 }

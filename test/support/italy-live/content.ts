@@ -144,3 +144,15 @@ export function era5LandFile(dir: string, day: Date): string {
   execFileSync(PY, [join(REPO, 'test/api/fields/soil/fixtures/make_era5land_soil.py'), dataFile('era5land-italy-daily/weather_italy_era5land_daily_2023-11_12.nc'), path, String(day.getTime() / 1000)]);
   return path;
 }
+
+/** A CAMS global forecast total column ozone file (ADS NetCDF layout) for the run day a request names, at its lead hours (make_cams_global_ozone.py). */
+export function camsGlobalOzoneFile(dir: string, day: string, leads: readonly string[]): string {
+  const path = join(dir, `cams-global-ozone-${day.replace(/-/g, '')}.nc`);
+  execFileSync(PY, [join(import.meta.dirname, 'make_cams_global_ozone.py'), path, day, leads.join(',')]);
+  return path;
+}
+
+/** Total ozone (DU) of such a file at a point and time, by netCDF4-python: bilinear in space, linear in time. */
+export function camsGlobalOzoneAt(file: string, lat: number, lon: number, timeMs: number): number {
+  return Number(execFileSync(PY, [join(import.meta.dirname, 'make_cams_global_ozone.py'), 'read', file, String(lat), String(lon), String(timeMs / 1000)], { encoding: 'utf8' }).trim());
+}

@@ -7,8 +7,9 @@
  *
  * The ADS/CDS emulator answers each submission by its dataset: CAMS Europe
  * (netcdf_zip of the pollutants and pollen files for the date asked; the
- * suite's plan adds the 429 and the hold) and ERA5-Land (the soil file of the
- * day asked).
+ * suite's plan adds the 429 and the hold), CAMS global (the total column
+ * ozone file of the date and lead hours asked) and ERA5-Land (the soil file
+ * of the day asked).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -18,7 +19,7 @@ import { startDwdEmulator, type DwdEmulator } from '../emulators/dwd-opendata.js
 import { lsaSafFiles, startLsaSafEmulator, type LsaSafEmulator } from '../emulators/lsasaf.js';
 import { startMeteohubEmulator, type MeteohubEmulator } from '../emulators/meteohub.js';
 import { orographyHeights } from '../icon-grib.js';
-import { camsFiles, era5LandFile, iconContent, lsaSafSlots, marineFiles, type IconContent } from './content.js';
+import { camsFiles, camsGlobalOzoneFile, era5LandFile, iconContent, lsaSafSlots, marineFiles, type IconContent } from './content.js';
 
 export const ADS_KEY = 'ads-live-key-5d81c0';
 export const LSA_LOGIN = { user: 'meteopunto-live', password: 'lsa-live-pass-73b1' };
@@ -36,6 +37,8 @@ export interface LiveProviders {
   marineFiles: { waves: string; physics: string };
   /** The CAMS files delivered per run day (yyyymmdd), once asked for. */
   camsDelivered: Map<string, string[]>;
+  /** The CAMS global ozone file delivered per run day (yyyy-mm-dd), once asked for. */
+  ozoneDelivered: Map<string, string>;
   /** italy.jobs.json with the roots swapped, written to `path`; returns it. */
   writeConfig(path: string, tickSeconds: number): string;
   /** Environment the workers need: the credentials the file names. */
@@ -50,6 +53,7 @@ export async function startLiveProviders(dir: string, now: Date, camsPlan: (s: S
   const slots = lsaSafSlots(dir, now);
   const sea = marineFiles(dir, now);
   const camsDelivered = new Map<string, string[]>();
+  const ozoneDelivered = new Map<string, string>();
 
   const hub = await startMeteohubEmulator({ runs: [icon.incomplete] });
   const dwd = await startDwdEmulator({ files: icon.euFiles });
@@ -57,11 +61,17 @@ export async function startLiveProviders(dir: string, now: Date, camsPlan: (s: S
   const marine = await startMarineEmulator({ datasets: medDatasets({ sst: sea.sst, waves: sea.wavesFiles, physics: sea.physicsFiles }) });
   const ads = await startAdsEmulator({
     token: ADS_KEY,
-    datasets: ['cams-europe-air-quality-forecasts', 'reanalysis-era5-land'],
+    datasets: ['cams-europe-air-quality-forecasts', 'reanalysis-era5-land', 'cams-global-atmospheric-composition-forecasts'],
     plan: (s) => {
       if (s.dataset === 'reanalysis-era5-land') {
         const [y, m, d] = ['year', 'month', 'day'].map((k) => String((s.inputs[k] as string[])[0]));
         return { result: { files: [era5LandFile(dir, new Date(`${y}-${m!.padStart(2, '0')}-${d!.padStart(2, '0')}T00:00:00Z`))] } };
+      }
+      if (s.dataset === 'cams-global-atmospheric-composition-forecasts') {
+        const day = String((s.inputs.date as string[])[0]).slice(0, 10);
+        const file = ozoneDelivered.get(day) ?? camsGlobalOzoneFile(dir, day, s.inputs.leadtime_hour as string[]);
+        ozoneDelivered.set(day, file);
+        return { result: { files: [file], zip: s.inputs.data_format === 'netcdf_zip' } };
       }
       const day = String((s.inputs.date as string[])[0]).slice(0, 10).replace(/-/g, '');
       const files = camsDelivered.get(day) ?? camsFiles(dir, day);
@@ -71,7 +81,7 @@ export async function startLiveProviders(dir: string, now: Date, camsPlan: (s: S
   });
 
   return {
-    hub, dwd, ads, marine, lsa, icon, camsDelivered,
+    hub, dwd, ads, marine, lsa, icon, camsDelivered, ozoneDelivered,
     lsaHours: slots.hours,
     marineDays: sea.days,
     marineFiles: { waves: sea.waves, physics: sea.physics },
@@ -85,6 +95,7 @@ export async function startLiveProviders(dir: string, now: Date, camsPlan: (s: S
       p['nwp-soil'].source = { ...p['nwp-soil'].source, root: hub.origin, ...fast };
       p.cams.source = { ...p.cams.source, api: ads.api, pollSeconds: 0.3, ...fast };
       p.soil.source = { ...p.soil.source, api: ads.api, pollSeconds: 0.3, ...fast };
+      p.ozone.source = { ...p.ozone.source, api: ads.api, pollSeconds: 0.3, ...fast };
       p.marine.source = { ...p.marine.source, stac: marine.stac, ...fast };
       p['uv-nrt'].source = { ...p['uv-nrt'].source, root: lsa.origin, ...fast };
       for (const cfg of Object.values<{ schedule?: object }>(p)) if (cfg.schedule) cfg.schedule = { everySeconds: tickSeconds };

@@ -20,7 +20,7 @@ import {
 import { developerFields } from '../../../../api/fields/developer/fields.js';
 import { radiationStepHours, type DeveloperInput } from '../../../../api/fields/developer/inputs.js';
 import { developerResponseProperties } from '../../../../api/fields/developer/schema.js';
-import { UV_SOURCES } from '../../../../api/fields/developer/uv.js';
+import { OZONE_SOURCES, UV_SOURCES } from '../../../../api/fields/developer/uv.js';
 
 const ALL = new Set(['wbgt', 'frost', 'et0']);
 /** Worklimate's risk classes as it publishes them (worklimate.it, 'NON SIGNIFICATIVO' … 'ALTO'), lower case. */
@@ -114,6 +114,21 @@ describe('developerFields equals the library at the point', () => {
     expect(hill).toMatchObject({ risk: 'high', air_frost: true, deposit: 'hoar_frost' });
     expect(valley.risk).toBe('moderate');
     expect(at(GRID.z).uv_index).toMatchObject({ value: 0, category: 'low' });
+  });
+});
+
+describe('uv_index: total ozone from CAMS global where the base model has none', () => {
+  const camsOzone = 285;
+  it('takes the CAMS value and says so; the NWP ozone wins where the base has it', () => {
+    const clear = uvIndexClearSky({ time: NOON, lat: LAT, lon: LON, totalOzone: camsOzone });
+    const cmf = cloudModificationFromShortwave(GRID.sw, cosZ(MID));
+    const cams = developerFields(input(GRID.z, { camsTotalOzoneDu: camsOzone }, { total_ozone: null }), ALL).uv_index;
+    expect(cams).toMatchObject({ value: r1(uvIndex(clear, cmf)), clear_sky: r1(clear) });
+    expect(cams!.source).toBe(UV_SOURCES.shortwave.replace(OZONE_SOURCES.nwp, 'CAMS global forecast total ozone'));
+    expect(cams!.source).not.toContain('NWP total ozone');
+    const nwp = developerFields(input(GRID.z, { camsTotalOzoneDu: camsOzone }), ALL).uv_index;
+    expect(nwp).toMatchObject({ clear_sky: r1(uvIndexClearSky({ time: NOON, lat: LAT, lon: LON, totalOzone: GRID.ozone })), source: UV_SOURCES.shortwave });
+    expect(developerFields(input(GRID.z, { camsTotalOzoneDu: null }, { total_ozone: null }), ALL).uv_index).toBeNull();
   });
 });
 
