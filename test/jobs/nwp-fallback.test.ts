@@ -55,7 +55,7 @@ describeShared('nwp: ICON-2I late → ICON-EU fallback, then ICON-2I (italy.jobs
   const icon2i: IconValues = {
     T_2M: (z, h) => 288.15 - 0.0065 * z + 0.5 * h, TD_2M: (z, h) => 283.15 - 0.0065 * z + 0.5 * h, U_10M: () => 3, V_10M: () => -4,
     VMAX_10M: (_z, h) => (h === 0 ? 0 : 10 + h), TOT_PREC: (_z, h) => 0.5 * h, CLCT: () => 40, PMSL: () => 101_500,
-    ASWDIR_S: (_z, h) => 50 * (h + 1), ASWDIFD_S: () => 50, WW: () => 61, HSURF: (z) => z,
+    ASWDIR_S: (_z, h) => 50 * (h + 1), ASWDIFD_S: () => 50, WW: () => 61, HSURF: (z) => z, ATHB_S: () => -60, T_G: (z) => 289.15 - 0.0065 * z,
   };
   const iconEu: IconValues = {
     ...icon2i, T_2M: (z, h) => 280.15 - 0.0065 * z + h, TD_2M: (z, h) => 275.15 - 0.0065 * z + h, VMAX_10M: (_z, h) => (h === 0 ? 0 : 20 + h), TOT_PREC: (_z, h) => 0.8 * h,
