@@ -10,25 +10,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { run } from '../../../api/access/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from './fixtures/keys-cli.js';
 import { startRedisServer, type RedisServerHandle } from '../../support/redis-server.js';
 import { parseCreated, runCli, startApiProcess } from './fixtures/api-process.js';
 import { tempDataDir, writeMainNwp } from '../tile-fixture.js';
-
-async function keys(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    const code = await run(argv, env);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
 
 const sha256 = (key: string) => createHash('sha256').update(key).digest('hex');
 
