@@ -1,6 +1,6 @@
 /**
  * The sea- or land-masked variables of one lookup (manifest `mask`,
- * ../masks.ts): from the raw values the point reader gathered (./reader.ts;
+ * ../masks.ts): from the raw values the point reader gathered (./point-values.ts;
  * the list's helpers land_sea_mask and the nearest-cell indices after its own
  * variables), the neighbours of the right kind are chosen (./point-rules.ts
  * maskChoice) and each masked variable is read over them. Returns, per mask
