@@ -11,9 +11,14 @@
  * {@link SERVER_OVERHEAD_BYTES} for everything else the process holds.
  */
 import type { ChildProcess } from 'node:child_process';
+import { processEnv } from '../config/process-env.js';
+import { integerSetting } from '../config/environment.js';
+import { benchPoints } from './data.js';
 import { measureWith, type HttpBenchOptions } from './http.js';
 import type { LoadResult } from './rounds.js';
+import type { BenchContext } from './section.js';
 import { askChild, withServer } from './servers.js';
+import { randomChecks } from './targets.js';
 
 /**
  * What a weather.php server holds besides its tile cache, stated: Node and
@@ -80,4 +85,22 @@ export function describeRandomPoints(plan: string, distinct: number, r: RandomPo
     `  RSS ${mib(r.after.rss)} ≤ cache ${mib(r.after.cache.maxBytes)} + ${mib(SERVER_OVERHEAD_BYTES)} overhead: ${v.pass ? 'PASS' : 'FAIL'}` +
       (r.after.peakRss > v.budgetBytes ? ` (the peak, ${mib(r.after.peakRss)}, was above it)` : ''),
   ];
+}
+
+/** Points drawn before the sequence repeats. */
+const DISTINCT_POINTS = 100_000;
+
+/** The section of `npm run bench`: the first key's random points, the memory check, their targets. */
+export async function runRandomPointsSection(ctx: BenchContext): Promise<void> {
+  const http = ctx.http;
+  if (!http) throw new Error('random points: the http section has not run');
+  const first = ctx.keys[0]!;
+  const requests = integerSetting(processEnv(), 'BENCH_RANDOM_REQUESTS', 1_000_000);
+  const r = await runRandomPointsBench({
+    dataDir: ctx.root, seconds: ctx.seconds, connections: ctx.connections, points: benchPoints(DISTINCT_POINTS), apiKey: first.apiKey, requests,
+  });
+  for (const line of describeRandomPoints(first.plan, DISTINCT_POINTS, r, http.bare.rps)) console.log(line);
+  // A server over its memory budget fails the run (after the remaining figures).
+  if (!memoryVerdict(r.after).pass) process.exitCode = 1;
+  ctx.checks.push(...randomChecks({ plan: first.plan, ratio: r.rps / http.bare.rps, p99Ms: r.p99Ms }, http.weather, http.access.ratio));
 }

@@ -1,330 +1,57 @@
 /**
  * `npm run bench`: the speed figures of docs/benchmarks.md, from one run.
+ * Builds the bench data once (./data.ts: a national nwp store and a DEM
+ * through the real writer) and one API key per plan measured (./api-key.ts),
+ * then runs the sections of ./sections.ts in order, each printing its
+ * figures, and last prints every target beside its figure, PASS or FAIL
+ * (./targets.ts).
  *
- * 1. Builds a temporary data dir with a realistic nwp store through the real
- *    writer: all of Italy at 0.025° × 0.02° (≈ 2.2 km, 484 × 530 cells), 50
- *    hourly steps around now, every Free variable and the Developer inputs
- *    and precomputed indices a real nwp ingest stores (22 variables),
- *    terrain-following fields, plus a 0.01° DEM.
- * 2. Runs the tile layer's own point-lookup benchmark (bench/point-lookup.ts)
- *    when it exists.
- * 3. Warm point lookup of the whole Free field set, assembly included
- *    (WeatherService.tryObserve: nwp now, nwp −3 h, DEM), median and p99.
- *    Target: median < 20 µs.
- * 4. Requests/s of weather.php against a bare Fastify JSON route, both
- *    served by a child process started the same way, loaded over loopback
- *    keep-alive HTTP in alternating rounds, the ratio taken per round
- *    (bench/http.ts, bench/rounds.ts). weather.php runs
- *    with its access layer: a key created in the embedded key store, or in
- *    Redis with BENCH_REDIS_URL (bench/api-key.ts), sent in X-API-Key to
- *    both servers. Also printed:
- *    each server's CPU time per request (where the difference comes from).
- * 5. widget.php (mode=js, card) on the weather.php server with the same key
- *    and points, right after weather.php: requests/s and the ratio to
- *    weather.php. Target: ratio ≥ 0.8.
- *
- *    Then weather.php at random points across Italy with the default cache
- *    (bench/random-points.ts): BENCH_RANDOM_REQUESTS requests (default
- *    1,000,000), then the server's RSS against its cache budget plus a stated
- *    overhead, PASS or FAIL (a FAIL makes the exit code 1).
- *
- *    Then the speed issue's targets beside the figures, PASS or FAIL
- *    (bench/targets.ts).
- *
- * 6. One year of hourly ERA5-layout Italy at 0.25° ingested as `reanalysis`
- *    (bench/reanalysis.ts): seconds (target ≤ 60 s), store size, warm time=
- *    lookup in µs and cold in ms.
- *
- * Options (env): BENCH_SECONDS (HTTP measuring time per server, default 8),
+ * Options (env): BENCH_SECTIONS (the sections to run, comma-separated;
+ * default all), BENCH_SECONDS (HTTP measuring time per server, default 8),
  * BENCH_CONNECTIONS (default 32), BENCH_PLANS (plans of the keys weather.php
- * is measured with, default "business,free": Free + Developer fields, then
- * the Free fields alone), BENCH_REDIS_URL (keys and quotas in Redis),
- * BENCH_PROFILE_DIR (CPU profiles of the servers), BENCH_RANDOM_REQUESTS
- * (requests of the random-points run, default 1,000,000),
- * BENCH_REANALYSIS_DAYS (shorter reanalysis year).
+ * is measured with, default "business,free"), BENCH_REDIS_URL (keys and
+ * quotas in Redis), BENCH_PROFILE_DIR (CPU profiles of the servers),
+ * BENCH_RANDOM_REQUESTS (requests of the random-points run, default
+ * 1,000,000), BENCH_REANALYSIS_DAYS (shorter reanalysis year).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { RegularLatLonGrid } from '../geo/grid.js';
-import { isInSanMarino } from '../geo/regions.js';
-import { TileStore } from '../tiles/read/reader.js';
-import { withCatalogue } from '../ingest/products/catalogue-input.js';
-import { writeProductVersion } from '../tiles/write/writer.js';
-import type { VariableInput } from '../tiles/types.js';
-import { WeatherService, type PointQuery } from '../api/weather/service.js';
-import { PublishedProducts } from '../api/router/published.js';
-import { runHttpBench, WIDGET_BENCH_QUERY } from './http.js';
-import { BENCH_CACHE_BYTES } from './servers.js';
-import { ROUNDS } from './rounds.js';
-import { describeRandomPoints, memoryVerdict, runRandomPointsBench } from './random-points.js';
-import { benchPlans, createBenchKey } from './api-key.js';
 import { processEnv } from '../config/process-env.js';
-import { runReanalysisBench } from './reanalysis.js';
+import { integerSetting, setting } from '../config/environment.js';
+import { benchPlans, createBenchKey } from './api-key.js';
+import { buildBenchData, GRID, STEPS } from './data.js';
+import type { BenchContext } from './section.js';
+import { selectSections } from './sections.js';
 import { describeTargets } from './targets.js';
-import { setting } from '../config/environment.js';
-import { integerSetting } from '../config/environment.js';
-
-const GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 484, ny: 530, x0: 6.5, y0: 36.5, dx: 0.025, dy: 0.02 };
-const DEM_GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 1210, ny: 1060, x0: 6.5, y0: 36.5, dx: 0.01, dy: 0.01 };
-const STEPS = 50;
-const HOUR = 3600_000;
-
-/** Synthetic orography: Alps along 46.3 N, an Apennine ridge down the peninsula, m. */
-function orography(lat: number, lon: number): number {
-  const alps = 2600 * Math.exp(-(((lat - 46.3) / 0.45) ** 2)) * (lon > 6.8 && lon < 13.8 ? 1 : 0.3);
-  const ridgeLon = 9.3 + (44.3 - lat) * 0.75; // the Apennines run NW → SE
-  const apennines = lat < 44.6 && lat > 38 ? 1500 * Math.exp(-(((lon - ridgeLon) / 0.35) ** 2)) : 0;
-  const hills = 150 * (1 + Math.sin(lat * 23.1) * Math.cos(lon * 19.7));
-  return Math.max(0, alps + apennines + hills);
-}
-
-function plane(grid: RegularLatLonGrid, f: (lat: number, lon: number, n: number) => number): Float32Array {
-  const a = new Float32Array(grid.nx * grid.ny);
-  for (let j = 0, n = 0; j < grid.ny; j++) {
-    const lat = grid.y0 + j * grid.dy;
-    for (let i = 0; i < grid.nx; i++, n++) a[n] = f(lat, grid.x0 + i * grid.dx, n);
-  }
-  return a;
-}
-
-/**
- * A field a·row(lat) ⊗ col(lon) + row(lat) + col(lon) + cell(n), built from
- * precomputed row and column terms so that 141 M values take a second, not a
- * minute (the benchmark measures reading, not this).
- */
-function separable(
-  rowFn: (lat: number) => number,
-  colFn: (lon: number) => number,
-  cell?: (n: number) => number,
-  product?: { row: (lat: number) => number; col: (lon: number) => number },
-): Float32Array {
-  const g = GRID;
-  const row = Float64Array.from({ length: g.ny }, (_, j) => rowFn(g.y0 + j * g.dy));
-  const col = Float64Array.from({ length: g.nx }, (_, i) => colFn(g.x0 + i * g.dx));
-  const pr = product ? Float64Array.from({ length: g.ny }, (_, j) => product.row(g.y0 + j * g.dy)) : null;
-  const pc = product ? Float64Array.from({ length: g.nx }, (_, i) => product.col(g.x0 + i * g.dx)) : null;
-  const a = new Float32Array(g.nx * g.ny);
-  for (let j = 0, n = 0; j < g.ny; j++) {
-    for (let i = 0; i < g.nx; i++, n++) {
-      a[n] = row[j]! + col[i]! + (cell ? cell(n) : 0) + (pr ? pr[j]! * pc![i]! : 0);
-    }
-  }
-  return a;
-}
-
-const clamp = (v: number, lo: number, hi: number) => (v < lo ? lo : v > hi ? hi : v);
-
-/** Write the nwp and dem stores; returns the first valid time. */
-export async function buildBenchData(root: string, nowMs: number): Promise<number> {
-  const t0 = Math.floor(nowMs / HOUR) * HOUR - 6 * HOUR;
-  const times = Array.from({ length: STEPS }, (_, k) => new Date(t0 + k * HOUR));
-  const z = plane(GRID, orography);
-  const hours = times.map((t) => t.getUTCHours() + t.getUTCMinutes() / 60);
-  const per = (f: (k: number) => Float32Array, precision: number, units: string): VariableInput => ({
-    units,
-    precision,
-    values: times.map((_, k) => f(k)),
-  });
-  // Temperature: latitude gradient, lapse rate over the orography, a diurnal wave travelling with longitude.
-  const tempK = (k: number) => {
-    const w = ((hours[k]! - 15) / 24) * 2 * Math.PI;
-    return separable(
-      (lat) => 24 - 0.8 * (lat - 36.5),
-      (lon) => 5 * Math.cos(w + (lon / 15 / 24) * 2 * Math.PI) + 1.5 * Math.sin(k / 7 + lon),
-      (n) => -0.0065 * z[n]!,
-    );
-  };
-  const temps = times.map((_, k) => tempK(k));
-  // Cloud: 50 + 50·sin(3·lat + 2·lon + k/5), expanded as a sum of separable products.
-  const clouds = times.map((_, k) => {
-    const a = separable(() => 50, () => 0, undefined, { row: (lat) => 50 * Math.sin(3 * lat + k / 5), col: (lon) => Math.cos(2 * lon) });
-    const b = separable(() => 0, () => 0, undefined, { row: (lat) => 50 * Math.cos(3 * lat + k / 5), col: (lon) => Math.sin(2 * lon) });
-    for (let n = 0; n < a.length; n++) a[n] = clamp(a[n]! + b[n]!, 0, 100);
-    return a;
-  });
-  const mapCloud = (k: number, f: (c: number, n: number) => number) => {
-    const c = clouds[k]!;
-    const out = new Float32Array(c.length);
-    for (let n = 0; n < c.length; n++) out[n] = f(c[n]!, n);
-    return out;
-  };
-  // Radiation for the Developer fields: a clear-sky day arch in local solar time, dimmed by cloud.
-  const clearSw = (k: number, n: number) => {
-    const solarHour = hours[k]! + (GRID.x0 + (n % GRID.nx) * GRID.dx) / 15;
-    return 850 * Math.max(0, Math.sin((Math.PI * (solarHour - 6)) / 12));
-  };
-  const shortwave = times.map((_, k) => mapCloud(k, (c, n) => clearSw(k, n) * (1 - (0.6 * c) / 100)));
-  const mapShortwave = (k: number, f: (sw: number, n: number) => number) => {
-    const sw = shortwave[k]!;
-    const out = new Float32Array(sw.length);
-    for (let n = 0; n < sw.length; n++) out[n] = f(sw[n]!, n);
-    return out;
-  };
-  await writeProductVersion(root, withCatalogue({
-    product: 'nwp',
-    grid: GRID,
-    times,
-    source: { files: ['bench-synthetic'], model: 'bench', sample: true, note: 'benchmark data' },
-    variables: {
-      temperature_2m: per((k) => temps[k]!, 0.01, '°C'),
-      dew_point_2m: per((k) => separable((lat) => -4 - 3 * (1 + Math.sin(lat + k / 9)), () => 0, (n) => temps[k]![n]!), 0.01, '°C'),
-      relative_humidity_2m: per((k) => separable((lat) => 55 + 20 * Math.sin(lat * 2 + k / 6), (lon) => 10 * Math.cos(lon)), 0.1, '%'),
-      pressure_msl: per((k) => separable((lat) => 1013 + 8 * Math.sin(lat / 2 + k / 20), (lon) => -0.2 * (lon - 12)), 0.01, 'hPa'),
-      wind_u_10m: per((k) => separable((lat) => 4 * Math.sin(lat + k / 8), (lon) => 1.5 * Math.cos(lon * 3)), 0.01, 'm/s'),
-      wind_v_10m: per((k) => separable(() => -1, (lon) => 3 * Math.cos(lon + k / 10)), 0.01, 'm/s'),
-      wind_gust_10m: per((k) => separable((lat) => 8 + 3 * (1 + Math.sin(lat * 1.7 + k / 8)), (lon) => 3 * (1 + Math.cos(lon))), 0.01, 'm/s'),
-      cloud_cover: per((k) => clouds[k]!, 0.1, '%'),
-      precipitation: per((k) => mapCloud(k, (c) => Math.max(0, (c - 80) / 4)), 0.01, 'mm'),
-      snowfall_fraction: per((k) => mapCloud(k, (_c, n) => (z[n]! > 1800 ? 1 : 0)), 0.001, '1'),
-      weather_code: per((k) => mapCloud(k, (c) => (c > 85 ? 61 : c >= 80 ? 3 : c >= 50 ? 2 : c >= 20 ? 1 : 0)), 1, 'WMO 4677'),
-      elevation: { units: 'm', precision: 0.1, static: true, values: [z] },
-      // What a real nwp store adds for the Developer fields: their inputs and the precomputed indices (ingest/indices).
-      shortwave_radiation: per((k) => shortwave[k]!, 0.1, 'W/m²'),
-      direct_radiation: per((k) => mapCloud(k, (c, n) => 0.7 * clearSw(k, n) * (1 - c / 100)), 0.1, 'W/m²'),
-      longwave_radiation: per((k) => mapCloud(k, (c, n) => 290 + 0.9 * c + 2 * temps[k]![n]!), 0.1, 'W/m²'),
-      surface_pressure: per((k) => separable((lat) => 1013 + 8 * Math.sin(lat / 2 + k / 20), (lon) => -0.2 * (lon - 12), (n) => -0.115 * z[n]!), 0.01, 'hPa'),
-      total_ozone: per((k) => separable((lat) => 300 + 20 * Math.sin(lat / 3 + k / 30), (lon) => 5 * Math.cos(lon)), 0.1, 'DU'),
-      mean_radiant_temperature: per((k) => mapShortwave(k, (sw, n) => temps[k]![n]! + sw / 40), 0.01, '°C'),
-      utci: per((k) => mapShortwave(k, (sw, n) => temps[k]![n]! + sw / 120 - 1), 0.01, '°C'),
-      uv_index_clear_sky: per((k) => mapCloud(k, (_c, n) => clearSw(k, n) / 85), 0.01, '1'),
-      uv_index: per((k) => mapShortwave(k, (sw) => sw / 85), 0.01, '1'),
-      et0: per((k) => mapShortwave(k, (sw, n) => Math.max(0, 0.0004 * sw + 0.005 * temps[k]![n]!)), 0.001, 'mm'),
-    },
-  }));
-  await writeProductVersion(root, withCatalogue({
-    product: 'dem',
-    grid: DEM_GRID,
-    times: [],
-    source: { files: ['bench-synthetic-dem'] },
-    variables: { elevation: { units: 'm', precision: 0.1, static: true, values: [plane(DEM_GRID, (la, lo) => orography(la, lo) + 40 * Math.sin(la * 97) * Math.cos(lo * 89))] } },
-  }));
-  return t0;
-}
-
-/**
- * Deterministic points over Italy's land-ish box (a small LCG, so every run
- * asks the same), to 4 decimals as the HTTP queries send them. Points in San
- * Marino are left out: a Free key is refused there (403), and refusals would
- * trip the flood guard.
- */
-export function benchPoints(n: number): PointQuery[] {
-  let s = 12345;
-  const rnd = () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-  const out: PointQuery[] = [];
-  while (out.length < n) {
-    const lat = Math.round((37 + rnd() * 9.5) * 1e4) / 1e4;
-    const lon = Math.round((7 + rnd() * 11) * 1e4) / 1e4;
-    const altM = out.length % 2 ? Math.round(rnd() * 1500) : undefined;
-    if (!isInSanMarino(lat, lon)) out.push(altM === undefined ? { lat, lon } : { lat, lon, altM });
-  }
-  return out;
-}
-
-const NO_GROUPS: ReadonlySet<never> = new Set();
-
-function quantile(sorted: Float64Array, q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
-
-/** Warm lookups of the Free field set; per-call timings in µs. */
-async function freeFieldLookup(root: string): Promise<{ medianUs: number; p99Us: number; n: number }> {
-  const tiles = new TileStore(root, { cacheBytes: BENCH_CACHE_BYTES });
-  const service = new WeatherService(tiles, new PublishedProducts(tiles, root));
-  // Shaped as the route builds them (api/routes/weather.ts toObserveRequest): every property present.
-  const points = benchPoints(2000).map((p) => ({ lat: p.lat, lon: p.lon, altM: p.altM, timeMs: undefined, plan: 'free' as const, groups: NO_GROUPS, only: undefined }));
-  for (const p of points) await service.observe(p); // load every chunk the points touch
-  const rounds = 25;
-  const us = new Float64Array(points.length * rounds);
-  let n = 0;
-  let sink = 0;
-  for (let r = 0; r < rounds; r++) {
-    for (const p of points) {
-      const t = process.hrtime.bigint();
-      const f = service.tryObserve(p);
-      us[n++] = Number(process.hrtime.bigint() - t) / 1000;
-      if (!f) throw new Error('benchmark lookup was not warm');
-      sink += (f.temperature as number | null) ?? 0;
-    }
-  }
-  if (!Number.isFinite(sink)) console.log(sink);
-  us.sort();
-  return { medianUs: quantile(us, 0.5), p99Us: quantile(us, 0.99), n };
-}
-
-async function pointLookupBench(root: string): Promise<void> {
-  let mod: Record<string, unknown>;
-  try {
-    // A computed specifier: the module is optional (written by the tile layer).
-    const spec = './point-lookup.js';
-    mod = (await import(spec)) as Record<string, unknown>;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') {
-      console.log('tile point lookup: bench/point-lookup.ts not present, skipped');
-      return;
-    }
-    throw err;
-  }
-  const fn = (mod.runPointLookupBench ?? mod.run ?? mod.default) as ((opts: { dataDir: string }) => Promise<unknown>) | undefined;
-  if (typeof fn !== 'function') {
-    console.log('tile point lookup: bench/point-lookup.js exports no runPointLookupBench/run/default, skipped');
-    return;
-  }
-  await fn({ dataDir: root });
-}
 
 async function main(): Promise<void> {
+  const env = processEnv();
+  const sections = selectSections(setting(env, 'BENCH_SECTIONS'));
   const root = mkdtempSync(join(tmpdir(), 'mp-bench-'));
   try {
     const t = performance.now();
-    await buildBenchData(root, Date.now());
+    const firstValidMs = await buildBenchData(root, Date.now());
     console.log(`bench data: nwp ${GRID.nx}×${GRID.ny} cells (0.025°×0.02°), ${STEPS} hourly steps, 22 variables (Free and Developer inputs); dem 0.01°; written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-
-    await pointLookupBench(root);
-
-    const free = await freeFieldLookup(root);
-    console.log(`free-field point lookup (warm, assembly included): median ${free.medianUs.toFixed(2)} µs, p99 ${free.p99Us.toFixed(2)} µs over ${free.n} lookups (target: median < 20 µs)`);
-
-    const seconds = integerSetting(processEnv(), 'BENCH_SECONDS', 8);
-    const connections = integerSetting(processEnv(), 'BENCH_CONNECTIONS', 32);
     // weather.php is called as a client calls it: a real key in X-API-Key (the bare route gets the same header).
     const keys = [];
     for (const plan of benchPlans()) keys.push({ plan, apiKey: await createBenchKey(root, plan) });
-    const http = await runHttpBench({ dataDir: root, seconds, connections, points: benchPoints(2000), keys });
-    const redis = setting(processEnv(), 'BENCH_REDIS_URL') !== undefined;
-    const access = redis ? 'keys and quotas in Redis' : 'embedded keys, in-memory quotas';
-    console.log(`HTTP over loopback, ${connections} keep-alive connections, ${seconds} s each in ${ROUNDS} alternating rounds, ${access} (server CPU time per request in brackets):`);
-    console.log(`  bare Fastify JSON route:   ${http.bare.rps.toFixed(0)} req/s (${http.bare.cpuUsPerRequest?.toFixed(1)} µs)`);
-    console.log(`  the same behind the access layer alone: ${http.access.rps.toFixed(0)} req/s (${http.access.cpuUsPerRequest?.toFixed(1)} µs; key check, quota, ` +
-      `rate-limit headers, no weather; elapsed_ms median ${http.access.elapsedMedianMs.toFixed(3)})`);
-    for (const w of http.weather) {
-      const what = w.plan === 'free' ? 'Free fields' : 'Free + Developer fields';
-      console.log(`  weather.php, ${`${w.plan} key:`.padEnd(13)} ${w.rps.toFixed(0)} req/s (${w.cpuUsPerRequest?.toFixed(1)} µs; ${what}; latency median ${w.medianMs.toFixed(2)} ms, ` +
-        `p99 ${w.p99Ms.toFixed(2)} ms; elapsed_ms median ${w.elapsedMedianMs.toFixed(3)})`);
-    }
-    for (const w of http.weather) {
-      console.log(`  widget.php,  ${`${w.plan} key:`.padEnd(13)} ${w.widget.rps.toFixed(0)} req/s (${w.widget.cpuUsPerRequest?.toFixed(1)} µs; mode=js card, ${WIDGET_BENCH_QUERY}; ` +
-        `latency median ${w.widget.medianMs.toFixed(2)} ms, p99 ${w.widget.p99Ms.toFixed(2)} ms)`);
-    }
-    const rounds = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(', ');
-    console.log(`  ratio access layer alone / bare: ${http.access.ratio.toFixed(2)} (median of the rounds ${rounds(http.access.ratios)}; the ceiling of weather.php's)`);
-    for (const w of http.weather) console.log(`  ratio weather.php (${w.plan} key) / bare: ${w.ratio.toFixed(2)} (median of the rounds ${rounds(w.ratios)})`);
-    for (const w of http.weather) console.log(`  ratio widget.php / weather.php (${w.plan} key): ${w.widgetRatio.toFixed(2)} (target ≥ 0.8)`);
-    const first = keys[0]!;
-    const requests = integerSetting(processEnv(), 'BENCH_RANDOM_REQUESTS', 1_000_000);
-    const distinct = 100_000;
-    const rnd = await runRandomPointsBench({ dataDir: root, seconds, connections, points: benchPoints(distinct), apiKey: first.apiKey, requests });
-    for (const line of describeRandomPoints(first.plan, distinct, rnd, http.bare.rps)) console.log(line);
-    // A server over its memory budget fails the run (after the remaining figures).
-    if (!memoryVerdict(rnd.after).pass) process.exitCode = 1;
-    for (const line of describeTargets({ redis, weather: http.weather, random: { plan: first.plan, ratio: rnd.rps / http.bare.rps, p99Ms: rnd.p99Ms }, ceiling: http.access })) console.log(line);
-    // 6. One reanalysis year: ingest time, store size, warm and cold time= lookups (bench/reanalysis.ts).
-    await runReanalysisBench();
+    const ctx: BenchContext = {
+      root,
+      firstValidMs,
+      seconds: integerSetting(env, 'BENCH_SECONDS', 8),
+      connections: integerSetting(env, 'BENCH_CONNECTIONS', 32),
+      redis: setting(env, 'BENCH_REDIS_URL') !== undefined,
+      keys,
+      checks: [],
+    };
+    for (const s of sections) await s.run(ctx);
+    if (ctx.checks.length > 0) for (const line of describeTargets(ctx.checks, ctx.redis)) console.log(line);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 }
 
-// Run when executed (dist/bench/run.js), not when imported for its data builder.
+// Run when executed (dist/bench/run.js), not when imported.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -1,10 +1,12 @@
 /**
  * The speed issue's targets, as `npm run bench` checks them: each measured
- * figure beside its target and PASS or FAIL. They are stated for weather.php
- * with its keys and quotas in Redis (BENCH_REDIS_URL), as replicas run it;
- * without, the run says so. Only the memory check (./random-points.ts) sets
- * the exit code: these ratios move by more than their margins from run to run
- * on a shared machine, so they are read over several runs (docs/benchmarks.md).
+ * figure beside its target and PASS or FAIL. Sections add their checks to
+ * the run's context (./section.ts) and the run prints them together at the
+ * end. They are stated for weather.php with its keys and quotas in Redis
+ * (BENCH_REDIS_URL), as replicas run it; without, the run says so. Only the
+ * memory check (./random-points.ts) sets the exit code: these ratios move by
+ * more than their margins from run to run on a shared machine, so they are
+ * read over several runs (docs/benchmarks.md).
  *
  * Beside the ratio and elapsed_ms targets stands their ceiling: the same
  * figure for the bare route behind the access layer alone (./servers.ts), which
@@ -21,17 +23,8 @@ export const RANDOM_RATIO_TARGET = 0.3;
 /** …and their p99 latency at most this many times the single-point p99 (same key). */
 export const RANDOM_P99_FACTOR = 2;
 
-export interface TargetInputs {
-  redis: boolean;
-  /** Per key: weather.php / bare (the median round), p99 latency, elapsed_ms median. */
-  weather: Array<{ plan: Plan; ratio: number; p99Ms: number; elapsedMedianMs: number }>;
-  /** Random points: their rate / the bare route's, and p99 latency. */
-  random: { plan: Plan; ratio: number; p99Ms: number };
-  /** The bare route behind the access layer alone: its ratio to the bare route and its elapsed_ms median. */
-  ceiling: { ratio: number; elapsedMedianMs: number };
-}
-
-interface Check {
+/** One target: the figure, the bound, and whether it held. */
+export interface Check {
   what: string;
   measured: string;
   target: string;
@@ -40,12 +33,20 @@ interface Check {
   pass: boolean;
 }
 
-export function targetChecks(m: TargetInputs): Check[] {
+/** The HTTP section's figures the targets read (./http.ts). */
+export interface HttpFigures {
+  /** Per key: weather.php / bare (the median round), p99 latency, elapsed_ms median. */
+  weather: ReadonlyArray<{ plan: Plan; ratio: number; p99Ms: number; elapsedMedianMs: number }>;
+  /** The bare route behind the access layer alone: its ratio to the bare route and its elapsed_ms median. */
+  access: { ratio: number; elapsedMedianMs: number };
+}
+
+export function httpChecks(m: HttpFigures): Check[] {
   const checks: Check[] = [];
   for (const w of m.weather) {
     const target = RATIO_TARGET[w.plan];
     if (target === undefined) continue;
-    checks.push({ what: `weather.php / bare, ${w.plan} key`, measured: w.ratio.toFixed(2), target: `≥ ${target}`, ceiling: m.ceiling.ratio.toFixed(2), pass: w.ratio >= target });
+    checks.push({ what: `weather.php / bare, ${w.plan} key`, measured: w.ratio.toFixed(2), target: `≥ ${target}`, ceiling: m.access.ratio.toFixed(2), pass: w.ratio >= target });
   }
   const business = m.weather.find((w) => w.plan === 'business');
   if (business) {
@@ -53,35 +54,38 @@ export function targetChecks(m: TargetInputs): Check[] {
       what: 'elapsed_ms median, business key',
       measured: `${business.elapsedMedianMs.toFixed(3)} ms`,
       target: `≤ ${ELAPSED_TARGET_MS} ms`,
-      ceiling: `${m.ceiling.elapsedMedianMs.toFixed(3)} ms`,
+      ceiling: `${m.access.elapsedMedianMs.toFixed(3)} ms`,
       pass: business.elapsedMedianMs <= ELAPSED_TARGET_MS,
-    });
-  }
-  const ratio = m.random.ratio;
-  checks.push({
-    what: `random points / bare, ${m.random.plan} key`,
-    measured: ratio.toFixed(2),
-    target: `≥ ${RANDOM_RATIO_TARGET}`,
-    ceiling: m.ceiling.ratio.toFixed(2),
-    pass: ratio >= RANDOM_RATIO_TARGET,
-  });
-  const single = m.weather.find((w) => w.plan === m.random.plan);
-  if (single) {
-    const bound = RANDOM_P99_FACTOR * single.p99Ms;
-    checks.push({
-      what: 'random-points p99',
-      measured: `${m.random.p99Ms.toFixed(1)} ms`,
-      target: `≤ ${RANDOM_P99_FACTOR} × single-point p99 ${single.p99Ms.toFixed(1)} ms = ${bound.toFixed(1)} ms`,
-      pass: m.random.p99Ms <= bound,
     });
   }
   return checks;
 }
 
-/** The lines `npm run bench` prints. */
-export function describeTargets(m: TargetInputs): string[] {
-  const checks = targetChecks(m);
-  const where = m.redis ? 'keys and quotas in Redis' : 'embedded keys and in-memory quotas: the targets are stated for Redis (set BENCH_REDIS_URL)';
+/** Random points: their rate over the bare route's and p99, against the same key's single-point p99 (`weather`). */
+export function randomChecks(random: { plan: Plan; ratio: number; p99Ms: number }, weather: HttpFigures['weather'], ceilingRatio?: number): Check[] {
+  const checks: Check[] = [{
+    what: `random points / bare, ${random.plan} key`,
+    measured: random.ratio.toFixed(2),
+    target: `≥ ${RANDOM_RATIO_TARGET}`,
+    ...(ceilingRatio !== undefined ? { ceiling: ceilingRatio.toFixed(2) } : {}),
+    pass: random.ratio >= RANDOM_RATIO_TARGET,
+  }];
+  const single = weather.find((w) => w.plan === random.plan);
+  if (single) {
+    const bound = RANDOM_P99_FACTOR * single.p99Ms;
+    checks.push({
+      what: 'random-points p99',
+      measured: `${random.p99Ms.toFixed(1)} ms`,
+      target: `≤ ${RANDOM_P99_FACTOR} × single-point p99 ${single.p99Ms.toFixed(1)} ms = ${bound.toFixed(1)} ms`,
+      pass: random.p99Ms <= bound,
+    });
+  }
+  return checks;
+}
+
+/** The lines `npm run bench` prints at the end. */
+export function describeTargets(checks: readonly Check[], redis: boolean): string[] {
+  const where = redis ? 'keys and quotas in Redis' : 'embedded keys and in-memory quotas: the targets are stated for Redis (set BENCH_REDIS_URL)';
   return [
     `targets of the speed issue (${where}):`,
     ...checks.map((c) => `  ${c.what}: ${c.measured} (target ${c.target}${c.ceiling ? `; access layer alone ${c.ceiling}` : ''}): ${c.pass ? 'PASS' : 'FAIL'}`),

@@ -70,6 +70,7 @@ export const VARIABLES: readonly VariableSpec[] = Object.freeze([
   ...quota('business', 200_000, 600),
   ours('FLOOD_REFUSED_PER_MINUTE', int(1), '30', 'refused requests (4xx other than 429) per minute per key, or per IP without a valid key, before 429', 'serve'),
   ours('KEYS_STALE_IF_ERROR_S', int(0), '300', 'with Redis unreachable, a key verified within this many seconds is still accepted (0: refuse with 503)', 'serve'),
+  { name: 'BENCH_SECTIONS', kind: str, default: '', description: '`npm run bench`: the sections to run, comma-separated (bench/sections.ts; with the sections they need); unset: all', usedBy: 'bench' },
   { name: 'BENCH_SECONDS', kind: int(1), default: '8', description: '`npm run bench`: measuring time per HTTP server, s', usedBy: 'bench' },
   { name: 'BENCH_CONNECTIONS', kind: int(1), default: '32', description: '`npm run bench`: keep-alive connections of the load generator', usedBy: 'bench' },
   { name: 'BENCH_PLANS', kind: str, default: 'business,free', description: '`npm run bench`: plans of the keys weather.php is measured with', usedBy: 'bench' },

@@ -1,0 +1,37 @@
+/**
+ * The HTTP section of `npm run bench`: runs ./http.ts (the bare route, the
+ * access layer alone, weather.php and widget.php per key, in alternating
+ * rounds), prints each server's figures and the ratios, leaves the results
+ * in the context for the sections after it and adds the HTTP targets.
+ */
+import { benchPoints } from './data.js';
+import { runHttpBench, WIDGET_BENCH_QUERY } from './http.js';
+import { ROUNDS } from './rounds.js';
+import type { BenchContext } from './section.js';
+import { httpChecks } from './targets.js';
+
+const list = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(', ');
+
+export async function runHttpSection(ctx: BenchContext): Promise<void> {
+  const { seconds, connections } = ctx;
+  const http = await runHttpBench({ dataDir: ctx.root, seconds, connections, points: benchPoints(2000), keys: [...ctx.keys] });
+  ctx.http = http;
+  const access = ctx.redis ? 'keys and quotas in Redis' : 'embedded keys, in-memory quotas';
+  console.log(`HTTP over loopback, ${connections} keep-alive connections, ${seconds} s each in ${ROUNDS} alternating rounds, ${access} (server CPU time per request in brackets):`);
+  console.log(`  bare Fastify JSON route:   ${http.bare.rps.toFixed(0)} req/s (${http.bare.cpuUsPerRequest?.toFixed(1)} µs)`);
+  console.log(`  the same behind the access layer alone: ${http.access.rps.toFixed(0)} req/s (${http.access.cpuUsPerRequest?.toFixed(1)} µs; key check, quota, ` +
+    `rate-limit headers, no weather; elapsed_ms median ${http.access.elapsedMedianMs.toFixed(3)})`);
+  for (const w of http.weather) {
+    const what = w.plan === 'free' ? 'Free fields' : 'Free + Developer fields';
+    console.log(`  weather.php, ${`${w.plan} key:`.padEnd(13)} ${w.rps.toFixed(0)} req/s (${w.cpuUsPerRequest?.toFixed(1)} µs; ${what}; latency median ${w.medianMs.toFixed(2)} ms, ` +
+      `p99 ${w.p99Ms.toFixed(2)} ms; elapsed_ms median ${w.elapsedMedianMs.toFixed(3)})`);
+  }
+  for (const w of http.weather) {
+    console.log(`  widget.php,  ${`${w.plan} key:`.padEnd(13)} ${w.widget.rps.toFixed(0)} req/s (${w.widget.cpuUsPerRequest?.toFixed(1)} µs; mode=js card, ${WIDGET_BENCH_QUERY}; ` +
+      `latency median ${w.widget.medianMs.toFixed(2)} ms, p99 ${w.widget.p99Ms.toFixed(2)} ms)`);
+  }
+  console.log(`  ratio access layer alone / bare: ${http.access.ratio.toFixed(2)} (median of the rounds ${list(http.access.ratios)}; the ceiling of weather.php's)`);
+  for (const w of http.weather) console.log(`  ratio weather.php (${w.plan} key) / bare: ${w.ratio.toFixed(2)} (median of the rounds ${list(w.ratios)})`);
+  for (const w of http.weather) console.log(`  ratio widget.php / weather.php (${w.plan} key): ${w.widgetRatio.toFixed(2)}`);
+  ctx.checks.push(...httpChecks(http));
+}
