@@ -27,35 +27,3 @@ export function chooseChunkEdge(nTimes: number): number {
 export function chunkCount(n: number, edge: number): number {
   return Math.ceil(n / edge);
 }
-
-/**
- * Copy the tile (cy, cx) of `planes` (each a row-major ny × nx field) into a
- * chunk laid out [plane][row][col] with `edge` × `edge` cells per plane.
- * Cells beyond the grid edge keep `fill` (Zarr v2 always stores full chunks).
- */
-export function extractChunk<T extends Int16Array | Float32Array>(
-  planes: readonly ArrayLike<number>[],
-  nx: number,
-  ny: number,
-  edge: number,
-  cy: number,
-  cx: number,
-  out: T,
-  fill: number,
-): T {
-  out.fill(fill);
-  const j0 = cy * edge;
-  const i0 = cx * edge;
-  const rows = Math.min(edge, ny - j0);
-  const cols = Math.min(edge, nx - i0);
-  const plane = edge * edge;
-  for (let t = 0; t < planes.length; t++) {
-    const src = planes[t]!;
-    for (let r = 0; r < rows; r++) {
-      const s = (j0 + r) * nx + i0;
-      const d = t * plane + r * edge;
-      for (let c = 0; c < cols; c++) out[d + c] = src[s + c]!;
-    }
-  }
-  return out;
-}

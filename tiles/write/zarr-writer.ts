@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import { cellLatLon, type GridDef } from '../../geo/grid.js';
 import type { VariableInfo } from '../manifest.js';
 import type { ProductVersionInput, VariableInput } from '../types.js';
-import { chooseChunkEdge, chunkCount, extractChunk } from './chunking.js';
-import { choosePacking, INT16_FILL, packInt16 } from '../codecs/packing.js';
+import { chooseChunkEdge, chunkCount } from './chunking.js';
+import { encodeChunkRow } from './chunk-encode.js';
+import { choosePacking, INT16_FILL } from '../codecs/packing.js';
 import { writeFileSynced, fsyncDir, mkdirp, forEachLimit } from './durable-fs.js';
 import { zstdEncode } from '../codecs/zstd.js';
-import { shuffle, shuffleFilter } from '../codecs/shuffle.js';
+import { shuffleFilter } from '../codecs/shuffle.js';
 import { LAND_SEA_MASK, nearestCellVariable } from '../masks.js';
 import { PERIOD_NAME } from '../layout.js';
 import {
@@ -138,7 +139,6 @@ async function writeCoordinates(dir: string, meta: MetaWriter, input: ProductVer
 async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTimes: number, edge: number, name: string, v: VariableInput): Promise<VariableInfo> {
   const isStatic = v.static === true;
   const packing = choosePacking(v.values, v.precision);
-  const planes = v.values.length;
   const shape = isStatic ? [grid.ny, grid.nx] : [nTimes, grid.ny, grid.nx];
   const chunks = isStatic ? [edge, edge] : [nTimes, edge, edge];
   const int16 = packing.dtype === 'int16';
@@ -153,22 +153,16 @@ async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTime
     }),
   );
 
-  const tiles: [number, number][] = [];
-  for (let cy = 0; cy < chunkCount(grid.ny, edge); cy++) for (let cx = 0; cx < chunkCount(grid.nx, edge); cx++) tiles.push([cy, cx]);
   const prefix = isStatic ? '' : '0.';
-  // Encoding is synchronous wasm; a few lanes overlap it with the file writes.
-  await forEachLimit(tiles, 4, async ([cy, cx]) => {
-    const raw = extractChunk(v.values, grid.nx, grid.ny, edge, cy, cx, new Float32Array(planes * edge * edge), NaN);
-    let bytes: Uint8Array;
-    if (packing.dtype === 'int16') {
-      const packed = new Int16Array(raw.length);
-      for (let k = 0; k < raw.length; k++) packed[k] = packInt16(raw[k]!, packing.scale, packing.offset);
-      bytes = shuffle(bytesOf(packed), 2);
-    } else {
-      bytes = shuffle(bytesOf(raw), 4);
-    }
-    await writeFileSynced(join(dir, name, `${prefix}${cy}.${cx}`), await zstdEncode(bytes));
-  });
+  const steps = isStatic ? 1 : nTimes;
+  // One chunk row at a time (a year's row of 8-cell tiles: 9 chunks of 1.1 MB): packed and shuffled in one pass
+  // (./chunk-encode.ts); zstd is synchronous wasm, a few lanes overlap it with the file writes.
+  for (let cy = 0; cy < chunkCount(grid.ny, edge); cy++) {
+    const row = encodeChunkRow(v.values, { nx: grid.nx, ny: grid.ny, edge, t0: 0, steps, cy }, packing);
+    await forEachLimit(row.map((bytes, cx) => [bytes, cx] as const), 4, async ([bytes, cx]) => {
+      await writeFileSynced(join(dir, name, `${prefix}${cy}.${cx}`), await zstdEncode(bytes));
+    });
+  }
   await fsyncDir(join(dir, name));
 
   const info: VariableInfo = {

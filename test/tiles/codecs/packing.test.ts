@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { choosePacking, packInt16, INT16_FILL, finiteRange } from '../../../tiles/codecs/packing.js';
-import { chooseChunkEdge, extractChunk } from '../../../tiles/write/chunking.js';
+import { chooseChunkEdge } from '../../../tiles/write/chunking.js';
 import { prng } from '../fields.js';
 
 describe('choosePacking', () => {
@@ -52,13 +52,6 @@ describe('chunking', () => {
     expect(chooseChunkEdge(1025)).toBe(16);
     expect(chooseChunkEdge(8760)).toBe(8);
     expect(chooseChunkEdge(1e6)).toBe(4);
-  });
-
-  it('copies a tile and pads beyond the grid edge', () => {
-    // 3 × 2 grid, values 0..5; tile edge 2; tile (cy 0, cx 1) holds columns 2..3 (3 is padding).
-    const plane = Float32Array.of(0, 1, 2, 3, 4, 5);
-    const out = extractChunk([plane, plane.map((v) => v + 10)], 3, 2, 2, 0, 1, new Float32Array(8), NaN);
-    expect(Array.from(out)).toEqual([2, NaN, 5, NaN, 12, NaN, 15, NaN]);
   });
 });
 
