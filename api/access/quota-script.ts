@@ -1,9 +1,12 @@
 /**
- * Both quota windows in one Redis round trip: a Lua script that takes one
- * request from the minute window, then from the day window, and gives its
- * own increments back when a window is spent — the rules of ./quota.ts,
- * executed atomically in Redis instead of as two or three round trips
- * (rate-limiter-flexible counts one window per call).
+ * The quota decisions of many requests in one Redis round trip: a Lua script
+ * that, for each request in order, takes one request from its minute
+ * window, then from its day window, and gives its own increments back when a
+ * window is spent — the rules of ./quota.ts, executed atomically in Redis
+ * instead of as two or three round trips per request (rate-limiter-flexible
+ * counts one window per call). Redis runs a script alone, so the requests of
+ * one call are decided one after the other exactly as separate calls would
+ * decide them, and no other client's request comes between.
  *
  * The counters are rate-limiter-flexible's own (keys `<prefix>:<key>`,
  * integer values, expiry set on creation), so its `get` and `reward` (used by
@@ -12,36 +15,60 @@
 import type { Redis } from 'ioredis';
 
 /**
- * KEYS: minute counter, day counter, flood-guard counter (./flood-guard.ts).
- * ARGV: minute limit, day limit, minute window s, day counter lifetime s,
- * flood limit (0: no flood check). Returns {outcome, minute count, minute ms
- * left, day count, flood ms left}; outcome 0 = refused by the minute (its
- * increment given back; the count is the one that was refused), 1 = refused
- * by the day (both increments given back; the minute count is after the
- * give-back), 2 = taken, 3 = refused by the flood guard (nothing taken; the
- * counts as they stand, and how long the block lasts).
+ * Per request i (from 0): KEYS[3i+1..3i+3] = minute counter, day counter,
+ * flood-guard counter (./flood-guard.ts); ARGV[5i+1..5i+5] = minute limit,
+ * day limit, minute window s, day counter lifetime s, flood limit (0: no
+ * flood check). Returns, per request, five numbers {outcome, minute count,
+ * minute ms left, day count, flood ms left}, flat; outcome 0 = refused by the
+ * minute (its increment given back; the count is the one that was refused),
+ * 1 = refused by the day (both increments given back; the minute count is
+ * after the give-back), 2 = taken, 3 = refused by the flood guard (nothing
+ * taken; the counts as they stand, and how long the block lasts).
  */
-const CONSUME_LUA = `
-if tonumber(ARGV[5]) > 0 and tonumber(redis.call('get', KEYS[3]) or '0') >= tonumber(ARGV[5]) then
-  return {3, tonumber(redis.call('get', KEYS[1]) or '0'), redis.call('pttl', KEYS[1]), tonumber(redis.call('get', KEYS[2]) or '0'), redis.call('pttl', KEYS[3])}
+const CONSUME_MANY_LUA = `
+local out = {}
+for i = 0, #KEYS / 3 - 1 do
+  local km, kd, kf = KEYS[3 * i + 1], KEYS[3 * i + 2], KEYS[3 * i + 3]
+  local a = 5 * i
+  local minuteLimit, dayLimit, minuteS, dayS, floodLimit = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), ARGV[a + 3], ARGV[a + 4], tonumber(ARGV[a + 5])
+  local n = #out
+  if floodLimit > 0 and tonumber(redis.call('get', kf) or '0') >= floodLimit then
+    out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = 3, tonumber(redis.call('get', km) or '0'), redis.call('pttl', km), tonumber(redis.call('get', kd) or '0'), redis.call('pttl', kf)
+  else
+    redis.call('set', km, 0, 'EX', minuteS, 'NX')
+    local m = redis.call('incr', km)
+    local mttl = redis.call('pttl', km)
+    if mttl == -1 then redis.call('expire', km, minuteS); mttl = 1000 * minuteS end
+    if m > minuteLimit then
+      redis.call('decr', km)
+      out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = 0, m, mttl, tonumber(redis.call('get', kd) or '0'), 0
+    else
+      redis.call('set', kd, 0, 'EX', dayS, 'NX')
+      local d = redis.call('incr', kd)
+      if redis.call('ttl', kd) == -1 then redis.call('expire', kd, dayS) end
+      if d > dayLimit then
+        redis.call('decr', kd)
+        redis.call('decr', km)
+        out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = 1, m - 1, mttl, d, 0
+      else
+        out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = 2, m, mttl, d, 0
+      end
+    end
+  end
 end
-redis.call('set', KEYS[1], 0, 'EX', ARGV[3], 'NX')
-local m = redis.call('incr', KEYS[1])
-local mttl = redis.call('pttl', KEYS[1])
-if mttl == -1 then redis.call('expire', KEYS[1], ARGV[3]); mttl = 1000 * ARGV[3] end
-if m > tonumber(ARGV[1]) then
-  redis.call('decr', KEYS[1])
-  return {0, m, mttl, tonumber(redis.call('get', KEYS[2]) or '0'), 0}
-end
-redis.call('set', KEYS[2], 0, 'EX', ARGV[4], 'NX')
-local d = redis.call('incr', KEYS[2])
-if redis.call('ttl', KEYS[2]) == -1 then redis.call('expire', KEYS[2], ARGV[4]) end
-if d > tonumber(ARGV[2]) then
-  redis.call('decr', KEYS[2])
-  redis.call('decr', KEYS[1])
-  return {1, m - 1, mttl, d, 0}
-end
-return {2, m, mttl, d, 0}`;
+return out`;
+
+/** One request's decision, as the script asks for it. */
+export interface WindowsRequest {
+  minuteKey: string;
+  dayKey: string;
+  limits: { minute: number; day: number };
+  minuteS: number;
+  /** The day counter's lifetime, s. */
+  dayS: number;
+  /** The flood-guard counter checked first, or none. */
+  flood?: FloodCounter;
+}
 
 export interface BothWindows {
   outcome: 'minute' | 'day' | 'taken' | 'flood';
@@ -62,24 +89,33 @@ export interface FloodCounter {
 const NO_FLOOD: FloodCounter = { key: 'mp:flood:none', limit: 0 };
 
 interface WithScript {
-  mpQuotaConsume(
-    minuteKey: string, dayKey: string, floodKey: string, minuteLimit: number, dayLimit: number, minuteS: number, dayS: number, floodLimit: number,
-  ): Promise<[number, number, number, number, number]>;
+  mpQuotaConsumeMany(numKeys: number, ...keysThenArgs: Array<string | number>): Promise<number[]>;
 }
 
-/** Registers the script on `redis` (EVALSHA, loaded on first use). */
+/** Registers the script on `redis` (EVALSHA, loaded on first use; the number of keys given per call). */
 export function defineQuotaScript(redis: Redis): void {
-  if (!('mpQuotaConsume' in redis)) redis.defineCommand('mpQuotaConsume', { numberOfKeys: 3, lua: CONSUME_LUA });
+  if (!('mpQuotaConsumeMany' in redis)) redis.defineCommand('mpQuotaConsumeMany', { lua: CONSUME_MANY_LUA });
 }
 
-/** One round trip: see CONSUME_LUA. Rejects when Redis does not answer (the caller falls back). */
-export async function consumeBoth(
-  redis: Redis, minuteKey: string, dayKey: string, limits: { minute: number; day: number }, minuteS: number, dayS: number,
-  flood: FloodCounter = NO_FLOOD,
-): Promise<BothWindows> {
-  const [o, m, mttl, d, fttl] = await (redis as unknown as WithScript).mpQuotaConsume(
-    minuteKey, dayKey, flood.key, limits.minute, limits.day, minuteS, dayS, flood.limit,
-  );
-  const outcome = o === 0 ? 'minute' : o === 1 ? 'day' : o === 3 ? 'flood' : 'taken';
-  return { outcome, minuteCount: m, minuteMsLeft: mttl, dayCount: d, floodMsLeft: fttl };
+const OUTCOMES = ['minute', 'day', 'taken', 'flood'] as const;
+
+/**
+ * One round trip for all of `requests`, decided in their order (see
+ * CONSUME_MANY_LUA). Rejects when Redis does not answer (the callers fall back).
+ */
+export async function consumeMany(redis: Redis, requests: readonly WindowsRequest[]): Promise<BothWindows[]> {
+  const keys: string[] = [];
+  const args: Array<string | number> = [];
+  for (const r of requests) {
+    const flood = r.flood ?? NO_FLOOD;
+    keys.push(r.minuteKey, r.dayKey, flood.key);
+    args.push(r.limits.minute, r.limits.day, r.minuteS, r.dayS, flood.limit);
+  }
+  const flat = await (redis as unknown as WithScript).mpQuotaConsumeMany(keys.length, ...keys, ...args);
+  if (flat.length !== 5 * requests.length) throw new Error(`quota script: ${flat.length} numbers for ${requests.length} requests`);
+  return requests.map((_, i) => {
+    const outcome = OUTCOMES[flat[5 * i]!];
+    if (!outcome) throw new Error(`quota script: unknown outcome ${flat[5 * i]}`);
+    return { outcome, minuteCount: flat[5 * i + 1]!, minuteMsLeft: flat[5 * i + 2]!, dayCount: flat[5 * i + 3]!, floodMsLeft: flat[5 * i + 4]! };
+  });
 }

@@ -2,9 +2,10 @@
  * Per-key quotas: a UTC-day window and a one-minute window per plan
  * (config.ts), counted by rate-limiter-flexible. With Redis the counters are
  * RateLimiterRedis's (atomic, shared by all replicas, so N processes never
- * let a key past its quota), and a request takes from both windows in one
- * round trip through ./quota-script.ts; without, RateLimiterMemory (one
- * process).
+ * let a key past its quota), and a request takes from both windows through
+ * ./quota-script.ts, in the one round trip of every request that asks in the
+ * same pass of the event loop (./quota-batch.ts); without, RateLimiterMemory
+ * (one process).
  *
  * - Day: the counter's key holds the UTC date (`<date>:<keyId>`), so the day
  *   really is the UTC day and resets at 00:00 UTC.
@@ -29,7 +30,8 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { PLANS, type Plan } from './contract.js';
 import type { AccessConfig } from './config.js';
 import { msUntilUtcMidnight, utcDate } from './utc-day.js';
-import { consumeBoth, defineQuotaScript, type BothWindows } from './quota-script.js';
+import type { BothWindows } from './quota-script.js';
+import { QuotaBatcher } from './quota-batch.js';
 import type { FloodCheck } from './flood-guard.js';
 
 const MINUTE_S = 60;
@@ -67,13 +69,15 @@ export type QuotaDecision =
 export class Quota {
   private readonly day: RateLimiterAbstract;
   private readonly minute: RateLimiterAbstract;
+  /** With Redis: the decisions of one pass of the event loop, sent together. */
+  readonly batcher?: QuotaBatcher;
 
   /** `redis` absent: in-memory counters for this process only. */
   constructor(
     private readonly config: AccessConfig['quota'],
     private readonly redis?: Redis,
   ) {
-    if (redis) defineQuotaScript(redis);
+    if (redis) this.batcher = new QuotaBatcher(redis);
     // One counter per window and key, whatever the plan: the library counts
     // (atomically), this class compares the count with the key's plan limit.
     const make = (prefix: string, which: 'day' | 'minute', duration: number): RateLimiterAbstract => {
@@ -103,10 +107,16 @@ export class Quota {
       const refused = await floodRefusal(flood);
       if (refused) return refused;
     }
-    if (this.redis?.status === 'ready') {
+    if (this.batcher && this.redis?.status === 'ready') {
       try {
-        const counter = counterKey !== null ? { key: counterKey, limit: flood!.guard.limit } : undefined;
-        const both = await consumeBoth(this.redis, this.minute.getKey(keyId), this.day.getKey(dayKey), limits, MINUTE_S, dayTtlS(nowMs), counter);
+        const both = await this.batcher.decide({
+          minuteKey: this.minute.getKey(keyId),
+          dayKey: this.day.getKey(dayKey),
+          limits,
+          minuteS: MINUTE_S,
+          dayS: dayTtlS(nowMs),
+          ...(counterKey !== null ? { flood: { key: counterKey, limit: flood!.guard.limit } } : {}),
+        });
         return this.decision(keyId, plan, dayKey, both, nowMs);
       } catch {
         // Redis did not answer: take the path below, whose limiters fall back to memory. Had

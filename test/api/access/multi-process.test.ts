@@ -57,6 +57,27 @@ describe('two API processes sharing Redis', () => {
     expect(show.stdout).toMatch(/today:\s+2 used, 48 remaining/);
   });
 
+  it('answers each of a mix of keys, plans and a revoked key, sent at once to both processes, from its own verdict', async () => {
+    const [free, business, revoked] = [await create('free'), await create('business'), await create('business')];
+    expect((await runCli(['keys', 'revoke', revoked.prefix], env)).code).toBe(0);
+    const sends = [...Array(10).fill(free), ...Array(10).fill(business), ...Array(5).fill(revoked)] as Array<{ key: string }>;
+    const responses = await Promise.all(sends.map(async ({ key }, i) => {
+      const r = await fetch(`${(i % 2 ? a : b).url}${WEATHER}&api_key=${key}`, { signal: AbortSignal.timeout(30_000) });
+      await r.arrayBuffer();
+      return { key, status: r.status, remaining: r.headers.get('x-ratelimit-remaining') };
+    }));
+    const of = (k: { key: string }) => responses.filter((r) => r.key === k.key);
+    expect(of(free).map((r) => r.status).sort()).toEqual([200, 200, ...Array(8).fill(429)]);
+    expect(of(business).map((r) => r.status)).toEqual(Array(10).fill(200));
+    // Business: 600 a minute, the binding window; ten requests decided one by one leave 599 down to 590, each seen once.
+    expect(of(business).map((r) => Number(r.remaining)).sort((x, y) => y - x)).toEqual(Array.from({ length: 10 }, (_, i) => 599 - i));
+    expect(of(revoked).map((r) => r.status)).toEqual(Array(5).fill(401));
+    const date = new Date().toISOString().slice(0, 10);
+    expect(await redis.get(`mp:quota:day:${date}:${free.prefix}`)).toBe('2');
+    expect(await redis.get(`mp:quota:day:${date}:${business.prefix}`)).toBe('10');
+    expect(await redis.get(`mp:quota:day:${date}:${revoked.prefix}`)).toBeNull();
+  });
+
   it('a key revoked with the CLI fails on both processes at once', async () => {
     const { key, prefix } = await create('business');
     for (const p of [a, b]) expect((await fetch(`${p.url}${WEATHER}&api_key=${key}`)).status).toBe(200);

@@ -1,0 +1,72 @@
+/**
+ * Gathers the quota decisions of the requests a server answers together
+ * into one Redis round trip. The server reads every request that is ready
+ * before answering the first (../plugins/batching.ts), so the requests of
+ * one such batch reach their quota decision in the same pass of the event
+ * loop; each decision asked for joins the pending call, which leaves in the
+ * next pass (setImmediate) as one script call (./quota-script.ts), and each
+ * request is answered from its own verdict. Redis still decides every
+ * request, in order and atomically: the batch changes how many requests
+ * share a round trip, not what is decided.
+ *
+ * A call that fails (Redis down, a command timeout) fails each request of
+ * it; each then takes the outage path of ./quota.ts on its own. The hang
+ * breaker (./redis-connection.ts) counts one timeout per call.
+ */
+import type { Redis } from 'ioredis';
+import { consumeMany, defineQuotaScript, type BothWindows, type WindowsRequest } from './quota-script.js';
+
+/**
+ * Most decisions in one script call. Redis runs nothing else while a script
+ * runs: a cap keeps each call short (about 20 commands per request), and
+ * Lua's unpack of the arguments within its limits.
+ */
+export const MAX_BATCH = 256;
+
+interface Pending {
+  request: WindowsRequest;
+  resolve(w: BothWindows): void;
+  reject(err: unknown): void;
+}
+
+export class QuotaBatcher {
+  private pending: Pending[] = [];
+  private scheduled = false;
+  /** Script calls sent, and decisions in them (for tests and the bench). */
+  readonly sent = { calls: 0, decisions: 0 };
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly maxBatch = MAX_BATCH,
+  ) {
+    defineQuotaScript(redis);
+  }
+
+  /** `request`'s decision, taken with those of every request that asks in the same pass of the event loop. */
+  decide(request: WindowsRequest): Promise<BothWindows> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ request, resolve, reject });
+      if (this.pending.length >= this.maxBatch) this.flush();
+      else if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(this.flushScheduled);
+      }
+    });
+  }
+
+  private readonly flushScheduled = () => {
+    this.scheduled = false;
+    if (this.pending.length > 0) this.flush();
+  };
+
+  private flush(): void {
+    const batch = this.pending;
+    this.pending = [];
+    this.sent.calls++;
+    this.sent.decisions += batch.length;
+    consumeMany(this.redis, batch.map((p) => p.request)).then(
+      (verdicts) => batch.forEach((p, i) => p.resolve(verdicts[i]!)),
+      (err: unknown) => batch.forEach((p) => p.reject(err)),
+    );
+  }
+}
