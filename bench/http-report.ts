@@ -33,5 +33,5 @@ export async function runHttpSection(ctx: BenchContext): Promise<void> {
   console.log(`  ratio access layer alone / bare: ${http.access.ratio.toFixed(2)} (median of the rounds ${list(http.access.ratios)}; the ceiling of weather.php's)`);
   for (const w of http.weather) console.log(`  ratio weather.php (${w.plan} key) / bare: ${w.ratio.toFixed(2)} (median of the rounds ${list(w.ratios)})`);
   for (const w of http.weather) console.log(`  ratio widget.php / weather.php (${w.plan} key): ${w.widgetRatio.toFixed(2)}`);
-  ctx.checks.push(...httpChecks(http));
+  ctx.checks.push(...httpChecks({ ...http, redis: ctx.redis }));
 }
