@@ -1,14 +1,12 @@
 /**
- * Reading and atomically replacing `current.json` (and a period product's
- * `index.json`).
+ * Reading and replacing `current.json`, the single switch of a store, through
+ * the tile storage (tiles/storage/).
  */
 import { readFileSync } from 'node:fs';
-import { rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { Manifest } from './manifest.js';
-import { writeFileSynced, fsyncDir } from './write/durable-fs.js';
 import { MANIFEST_FILE, VERSION_NAME } from './layout.js';
+import type { SyncView, TileStorage } from './storage/types.js';
 
 /** Parse and check a manifest document; throws with the file name on anything malformed. */
 export function parseManifest(text: string, file: string): Manifest {
@@ -36,6 +34,11 @@ export function parseManifest(text: string, file: string): Manifest {
   return o as Manifest;
 }
 
+/** `nwp` → `nwp/current.json`; `reanalysis/1950` → `reanalysis/1950/current.json`. */
+export function manifestKey(storeKey: string): string {
+  return `${storeKey}/${MANIFEST_FILE}`;
+}
+
 /** The live manifest of a product (or period) directory, or null when none was published yet. */
 export function readManifestSync(productDir: string): Manifest | null {
   const file = join(productDir, MANIFEST_FILE);
@@ -49,20 +52,24 @@ export function readManifestSync(productDir: string): Manifest | null {
   return parseManifest(text, file);
 }
 
-/** Replace `dir/name` atomically: write a private temp file `.name.<pid>.<hex>.tmp`, fsync, rename over, fsync the directory. */
-export async function writeJsonAtomic(dir: string, name: string, doc: unknown): Promise<void> {
-  const tmp = join(dir, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    await writeFileSynced(tmp, JSON.stringify(doc, null, 2) + '\n');
-    await rename(tmp, join(dir, name));
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-  await fsyncDir(dir);
+/** The live manifest of a store as the storage's synchronous view has it, or null. */
+export function readManifestView(view: SyncView, storeKey: string, where: string): Manifest | null {
+  const text = view.text(manifestKey(storeKey));
+  return text === null ? null : parseManifest(text, `${where}/${manifestKey(storeKey)}`);
+}
+
+/** The live manifest of a store, or null when none was published yet. */
+export async function readManifest(storage: TileStorage, storeKey: string): Promise<Manifest | null> {
+  const bytes = await storage.get(manifestKey(storeKey));
+  return bytes === null ? null : parseManifest(Buffer.from(bytes).toString('utf8'), `${storage.location}/${manifestKey(storeKey)}`);
+}
+
+/** The JSON documents of the store (manifests, period index) as written. */
+export function jsonDocument(doc: unknown): string {
+  return JSON.stringify(doc, null, 2) + '\n';
 }
 
 /** Replace current.json atomically. */
-export async function writeManifest(productDir: string, manifest: Manifest): Promise<void> {
-  await writeJsonAtomic(productDir, MANIFEST_FILE, manifest);
+export async function writeManifest(storage: TileStorage, storeKey: string, manifest: Manifest): Promise<void> {
+  await storage.put(manifestKey(storeKey), jsonDocument(manifest));
 }

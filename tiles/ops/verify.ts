@@ -79,7 +79,7 @@ export async function verifyVersion(dir: string, manifest: Manifest | null, prog
         // coordinates (f8, i8, i4): decoding checked by size only
         await readRaw(dir, name, key, z, length);
       } else {
-        const data = await readChunk({ file: join(dir, name, key), zstd: z.compressor?.id === 'zstd', shuffle: z.filters?.[0]?.elementsize ?? 0 }, int16, length);
+        const data = await readChunk({ key: `${name}/${key}`, file: join(dir, name, key), zstd: z.compressor?.id === 'zstd', shuffle: z.filters?.[0]?.elementsize ?? 0 }, int16, length);
         if (!int16) {
           for (let i = 0; i < data.length; i++) {
             const v = data[i]!;
@@ -102,7 +102,7 @@ export async function verifyVersion(dir: string, manifest: Manifest | null, prog
 
 async function readRaw(dir: string, name: string, key: string, z: ZArrayDoc, length: number): Promise<void> {
   const size = Number(/\d+$/.exec(z.dtype)?.[0] ?? 1);
-  await readChunk({ file: join(dir, name, key), zstd: z.compressor?.id === 'zstd', shuffle: 0 }, false, (length * size) / 4);
+  await readChunk({ key: `${name}/${key}`, file: join(dir, name, key), zstd: z.compressor?.id === 'zstd', shuffle: 0 }, false, (length * size) / 4);
 }
 
 function shapeFailures(m: Manifest, arrays: readonly (readonly [string, ZArrayDoc])[]): string[] {

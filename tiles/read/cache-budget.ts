@@ -10,9 +10,9 @@
  */
 import { readdirSync } from 'node:fs';
 import { totalmem } from 'node:os';
-import { productDir, tilesDir } from '../../config/paths.js';
 import type { Manifest } from '../manifest.js';
-import { readManifestSync } from '../manifest-file.js';
+import { readManifestView } from '../manifest-file.js';
+import { tileStorage, type TilesAt } from '../storage/open.js';
 
 export const MIN_CACHE_BYTES = 256 * 1024 * 1024;
 const HEADROOM = 1.25;
@@ -25,18 +25,23 @@ export function decodedBytes(m: Manifest): number {
   return bytes;
 }
 
-/** The default budget for the stores live under `root` now. */
-export function autoCacheBytes(root: string, memoryBytes = totalmem()): number {
+/**
+ * The default budget for the stores live under `root` now. A bucket cannot
+ * be listed without a promise: its stores count as none (the minimum; the
+ * variable sets it).
+ */
+export function autoCacheBytes(root: TilesAt, memoryBytes = totalmem()): number {
+  const storage = tileStorage(root);
   let sum = 0;
   let names: string[] = [];
   try {
-    names = readdirSync(tilesDir(root));
+    if (storage.localPath) names = readdirSync(storage.location);
   } catch {
     // nothing published yet
   }
   for (const name of names) {
     try {
-      const m = readManifestSync(productDir(root, name));
+      const m = readManifestView(storage.sync, name, storage.location);
       if (m && m.layout !== 'periods') sum += decodedBytes(m);
     } catch {
       // an unreadable manifest is reported where it is read; it adds nothing here

@@ -1,32 +1,49 @@
 /**
- * One chunk file of a variable, decoded: zstd (when the variable's pipeline
- * has it), byte unshuffle, then a typed view of the raw packed values. Used
- * by the point reader's cache (./chunk-cache.ts) and the whole-field reader
- * (./field-reader.ts).
+ * One chunk of a variable, decoded: zstd (when the variable's pipeline has
+ * it), byte unshuffle, then a typed view of the raw packed values. Used by
+ * the point reader's cache (./chunk-cache.ts), the whole-field reader
+ * (./field-reader.ts) and `tiles verify`.
  */
 import { readFile } from 'node:fs/promises';
 import { zstdDecode } from '../codecs/zstd.js';
 import { unshuffle } from '../codecs/shuffle.js';
+import type { TileStorage } from '../storage/types.js';
 
 /** Decoded values of a chunk, still packed (int16) or float32. */
 export type ChunkData = Int16Array | Float32Array;
 
-/** One variable's chunk file and its codec pipeline. */
+/** One variable's chunk and its codec pipeline. */
 export interface ChunkFile {
-  file: string;
+  /** Storage key (`nwp/<version>/temperature_2m/0.1.2`). */
+  key: string;
+  /** The file holding it when the storage is a local directory (read by path, also in decode threads); null otherwise. */
+  file: string | null;
   zstd: boolean;
   /** Byte-shuffle element size, 0 = none. */
   shuffle: number;
 }
 
-/** Decode `f`, which must hold exactly `length` values; a corrupt chunk throws naming the file. */
-export async function readChunk(f: ChunkFile, int16: boolean, length: number): Promise<ChunkData> {
-  const stored = await readFile(f.file);
+/** The stored bytes of a chunk; a missing one rejects with code ENOENT (a replaced version's, removed meanwhile). */
+export async function fetchChunk(f: ChunkFile, storage?: TileStorage): Promise<Uint8Array> {
+  if (f.file !== null) return readFile(f.file);
+  if (!storage) throw new Error(`${f.key}: no storage to read the chunk from`);
+  const bytes = await storage.get(f.key);
+  if (bytes === null) throw Object.assign(new Error(`${storage.location}/${f.key}: no such object`), { code: 'ENOENT' });
+  return bytes;
+}
+
+/** Decode the stored bytes of `f`, which must hold exactly `length` values; a corrupt chunk throws naming it. */
+export async function decodeChunk(f: ChunkFile, stored: Uint8Array, int16: boolean, length: number): Promise<ChunkData> {
   const decompressed = f.zstd ? await zstdDecode(stored) : stored;
   const raw = f.shuffle ? unshuffle(decompressed, f.shuffle) : decompressed;
   const bytes = length * (int16 ? 2 : 4);
-  if (raw.byteLength !== bytes) throw new Error(`${f.file}: corrupt chunk (${raw.byteLength} bytes decoded, ${bytes} expected)`);
+  if (raw.byteLength !== bytes) throw new Error(`${f.file ?? f.key}: corrupt chunk (${raw.byteLength} bytes decoded, ${bytes} expected)`);
   // Typed views need an aligned offset: copy when the buffer is shared (readFile's pool).
   const buf = raw.byteOffset === 0 ? raw.buffer : raw.slice().buffer;
   return int16 ? new Int16Array(buf, 0, length) : new Float32Array(buf, 0, length);
+}
+
+/** Read and decode `f` (see {@link fetchChunk}, {@link decodeChunk}). */
+export async function readChunk(f: ChunkFile, int16: boolean, length: number, storage?: TileStorage): Promise<ChunkData> {
+  return decodeChunk(f, await fetchChunk(f, storage), int16, length);
 }

@@ -7,10 +7,11 @@
  * asked.
  */
 import { join } from 'node:path';
-import { productDir } from '../../config/paths.js';
 import type { Manifest } from '../manifest.js';
-import { readManifestSync } from '../manifest-file.js';
+import { readManifestView } from '../manifest-file.js';
 import { readChunk } from './chunk-file.js';
+import { tileStorage, type TilesAt } from '../storage/open.js';
+import type { TileStorage } from '../storage/types.js';
 import { INT16_FILL } from '../codecs/packing.js';
 import { versionState, type VersionState } from './version-state.js';
 
@@ -18,13 +19,14 @@ import { versionState, type VersionState } from './version-state.js';
 export interface OpenVersion {
   manifest: Manifest;
   state: VersionState;
+  storage: TileStorage;
 }
 
 /** The live version of a store (`nwp`, `reanalysis/1950`), or null when none is published. */
-export function openLiveVersion(root: string, key: string): OpenVersion | null {
-  const dir = productDir(root, key);
-  const m = readManifestSync(dir);
-  return m ? { manifest: m, state: versionState(key, dir, m, 0) } : null;
+export function openLiveVersion(root: TilesAt, key: string): OpenVersion | null {
+  const storage = tileStorage(root);
+  const m = readManifestView(storage.sync, key, storage.location);
+  return m ? { manifest: m, state: versionState(key, storage, m, 0), storage } : null;
 }
 
 /** A rectangle of grid cells: columns x0 … x0 + nx − 1, rows y0 … y0 + ny − 1. */
@@ -65,7 +67,7 @@ export async function readFieldWindow(v: OpenVersion, name: string, steps: reado
   for (let ty = Math.floor(win.y0 / vs.cy); ty <= Math.floor((win.y0 + win.ny - 1) / vs.cy); ty++) {
     for (let tx = Math.floor(win.x0 / vs.cx); tx <= Math.floor((win.x0 + win.nx - 1) / vs.cx); tx++) {
       const key = st.isStatic ? `${ty}.${tx}` : `0.${ty}.${tx}`;
-      const chunk = await readChunk({ file: join(st.dir, key), zstd: st.zstd, shuffle: st.shuffle }, st.int16, nT * plane);
+      const chunk = await readChunk({ key: `${st.key}/${key}`, file: st.dir === null ? null : join(st.dir, key), zstd: st.zstd, shuffle: st.shuffle }, st.int16, nT * plane, v.storage);
       // Rows and columns of this chunk inside the window, in grid indices.
       const r0 = Math.max(ty * vs.cy, win.y0);
       const r1 = Math.min((ty + 1) * vs.cy, ny, win.y0 + win.ny);

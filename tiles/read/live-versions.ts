@@ -1,22 +1,22 @@
 /**
  * Which version of each store is live, for the point reader: current.json
- * is re-checked (one stat) at most every `checkMs`, and a changed manifest
+ * is re-checked at most every `checkMs` through the storage's synchronous
+ * view (a directory: one stat; tiles/storage/), and a changed manifest
  * naming a new version gets a fresh VersionState with its own range of block
  * ids. Stores are keyed by product, or `<product>/<period>` for period
  * products (tiles/layout.ts).
  */
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
-import { productDir } from '../../config/paths.js';
-import { readManifestSync } from '../manifest-file.js';
-import { MANIFEST_FILE } from '../layout.js';
+import { manifestKey, readManifestView } from '../manifest-file.js';
+import type { TileStorage } from '../storage/types.js';
 import { idSpan, versionState, type VersionState } from './version-state.js';
 
 export interface StoreEntry {
   state: VersionState | null;
   checkedAt: number;
-  /** ino:mtime:size of the current.json the state came from. */
+  /** The storage's stamp of the current.json the state came from (a directory: ino:mtime:size). */
   stamp: string;
+  /** Its storage key. */
+  manifestKey: string;
 }
 
 /** `nwp`, `reanalysis/1950`. */
@@ -27,7 +27,7 @@ export class LiveVersions {
   private nextId = 0;
 
   constructor(
-    private readonly root: string,
+    private readonly storage: TileStorage,
     private readonly checkMs: number,
   ) {}
 
@@ -35,29 +35,28 @@ export class LiveVersions {
   entryOf(key: string, nowMs: number): StoreEntry | undefined {
     let e = this.stores.get(key);
     if (e && nowMs - e.checkedAt < this.checkMs) return e;
-    if (!STORE_KEY.test(key)) return undefined;
-    const dir = productDir(this.root, key);
-    const st = statSync(join(dir, MANIFEST_FILE), { throwIfNoEntry: false });
-    const stamp = st ? `${st.ino}:${st.mtimeMs}:${st.size}` : '';
     if (!e) {
-      e = { state: null, checkedAt: nowMs, stamp: '-' };
+      if (!STORE_KEY.test(key)) return undefined;
+      e = { state: null, checkedAt: nowMs, stamp: '-', manifestKey: manifestKey(key) };
       this.stores.set(key, e);
     }
+    const view = this.storage.sync;
+    const stamp = view.stamp(e.manifestKey);
     e.checkedAt = nowMs;
     if (stamp === e.stamp) return e;
-    let m = st ? readManifestSync(dir) : null;
+    let m = stamp !== '' ? readManifestView(view, key, this.storage.location) : null;
     e.stamp = stamp;
     if (!m) {
       e.state = null;
     } else if (!e.state || e.state.version !== m.version) {
       let vs: VersionState;
       try {
-        vs = versionState(key, dir, m, this.nextId);
+        vs = versionState(key, this.storage, m, this.nextId);
       } catch (err) {
         // The version named a moment ago was replaced and removed meanwhile: take the newer manifest.
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !(m = readManifestSync(dir))) throw err;
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !(m = readManifestView(view, key, this.storage.location))) throw err;
         e.stamp = '-';
-        vs = versionState(key, dir, m, this.nextId);
+        vs = versionState(key, this.storage, m, this.nextId);
       }
       e.state = vs;
       this.nextId += idSpan(vs);

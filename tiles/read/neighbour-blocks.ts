@@ -87,7 +87,7 @@ function blockRequest(vs: VersionState, kind: number, c: number, id: number): Bl
   return {
     id,
     int16,
-    files: vs.members[kind]!.map((v) => ({ file: join(v.dir, key), zstd: v.zstd, shuffle: v.shuffle })),
+    files: vs.members[kind]!.map((v) => ({ key: `${v.key}/${key}`, file: v.dir === null ? null : join(v.dir, key), zstd: v.zstd, shuffle: v.shuffle })),
     steps: isStatic ? 1 : vs.nTimes,
     plane: vs.cy * vs.cx,
   };

@@ -39,6 +39,8 @@ import { autoCacheBytes } from './cache-budget.js';
 import { NeighbourBlocks } from './neighbour-blocks.js';
 import { PointValues, outsideIntervals } from './point-values.js';
 import { applyMasks } from './masked-values.js';
+import { tileStorage, type TilesAt } from '../storage/open.js';
+import type { TileStorage } from '../storage/types.js';
 
 export interface TileStoreOptions {
   /** Chunk cache budget in bytes (default: sized from the stores published when the store opens, ./cache-budget.ts). */
@@ -66,10 +68,18 @@ export class TileStore {
   private isoMs1 = NaN;
   private iso1 = '';
 
-  constructor(readonly root: string, opts: TileStoreOptions = {}) {
+  /** Where the stores are read from. */
+  readonly storage: TileStorage;
+  /** The data directory given (a storage given: its location). */
+  readonly root: string;
+
+  /** `root`: a data directory (its tiles are in `<root>/tiles`) or a tile storage (tiles/storage/). */
+  constructor(root: TilesAt, opts: TileStoreOptions = {}) {
     const threads = opts.decodeThreads ?? 0;
-    this.cache = new ChunkCache(opts.cacheBytes ?? autoCacheBytes(root), (id) => this.dropSlot(id), threads > 0 ? threadDecoder(threads) : undefined);
-    this.versions = new LiveVersions(root, opts.manifestCheckMs ?? 1000);
+    this.storage = tileStorage(root);
+    this.root = typeof root === 'string' ? root : this.storage.location;
+    this.cache = new ChunkCache(opts.cacheBytes ?? autoCacheBytes(this.storage), (id) => this.dropSlot(id), threads > 0 ? threadDecoder(threads) : undefined);
+    this.versions = new LiveVersions(this.storage, opts.manifestCheckMs ?? 1000);
     this.nb = new NeighbourBlocks(this.cache);
   }
 

@@ -18,7 +18,10 @@ export interface VarState {
   /** Unpacking: value = raw × scale + offset (1 and 0 for float32). */
   scale: number;
   offset: number;
-  dir: string;
+  /** Storage key of its array (`nwp/<version>/temperature_2m`): chunk `0.1.2` is `<key>/0.1.2`. */
+  key: string;
+  /** The array's directory when the storage is a local one (decode threads read chunks by path), else null. */
+  dir: string | null;
   /** Codec pipeline from the variable's `.zarray`: zstd or none, then byte shuffle (element size, 0 = none). */
   zstd: boolean;
   shuffle: number;

@@ -6,8 +6,6 @@
  * resolved (./variable-list.ts), and the memos of the last point and times
  * looked up in it (./point-memo.ts).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { GridDef } from '../../geo/grid.js';
 import { MAX_BLOCK_KINDS, type BlockKind } from './block.js';
 import type { ChunkData } from './chunk-file.js';
@@ -16,6 +14,7 @@ import { LAND_SEA_MASK, nearestCellVariable } from '../masks.js';
 import { PointMemo, TimeMemo } from './point-memo.js';
 import { resolveList, type VariableList } from './variable-list.js';
 import { MASK_ANY, MASK_LAND, MASK_SEA, type VarState } from './var-state.js';
+import type { TileStorage } from '../storage/types.js';
 
 export interface VersionState {
   /** Store key: the product, or `<product>/<period>`. */
@@ -76,9 +75,12 @@ interface ZArrayDoc {
  * metadata (read once per version), checked against the manifest so a
  * store this reader cannot decode fails loudly instead of returning garbage.
  */
-function codecs(dir: string, m: Manifest): Map<string, { zstd: boolean; shuffle: number }> {
-  const file = join(dir, '.zmetadata');
-  const meta = (JSON.parse(readFileSync(file, 'utf8')) as { metadata: Record<string, unknown> }).metadata;
+function codecs(storage: TileStorage, versionKey: string, m: Manifest): Map<string, { zstd: boolean; shuffle: number }> {
+  const file = `${storage.location}/${versionKey}/.zmetadata`;
+  const text = storage.sync.text(`${versionKey}/.zmetadata`);
+  // A version removed after its manifest was read: ENOENT tells the reader to take the newer manifest.
+  if (text === null) throw Object.assign(new Error(`${file}: no such object`), { code: 'ENOENT' });
+  const meta = (JSON.parse(text) as { metadata: Record<string, unknown> }).metadata;
   const out = new Map<string, { zstd: boolean; shuffle: number }>();
   for (const [name, v] of Object.entries(m.variables)) {
     const z = meta[`${name}/.zarray`] as ZArrayDoc | undefined;
@@ -108,14 +110,16 @@ function kindOf(kinds: BlockKind[], group: string, int16: boolean, isStatic: boo
   return k;
 }
 
-export function versionState(key: string, productDir: string, m: Manifest, idBase: number): VersionState {
+/** The reader's state of version `m` of store `key` (`nwp`, `reanalysis/1950`) in `storage`. */
+export function versionState(key: string, storage: TileStorage, m: Manifest, idBase: number): VersionState {
   const grid = m.grid;
   const cy = m.chunk.y;
   const cx = m.chunk.x;
   const ncx = Math.ceil(grid.nx / cx);
   const nChunks = ncx * Math.ceil(grid.ny / cy);
-  const dir = join(productDir, m.version);
-  const pipeline = codecs(dir, m);
+  const versionKey = `${key}/${m.version}`;
+  const dir = `${storage.location}/${versionKey}`;
+  const pipeline = codecs(storage, versionKey, m);
   const vars = new Map<string, VarState>();
   const kinds: BlockKind[] = [];
   const members: VarState[][] = [];
@@ -131,7 +135,8 @@ export function versionState(key: string, productDir: string, m: Manifest, idBas
       int16,
       scale: int16 ? (v.scale_factor ?? 1) : 1,
       offset: int16 ? (v.add_offset ?? 0) : 0,
-      dir: join(dir, name),
+      key: `${versionKey}/${name}`,
+      dir: storage.localPath?.(`${versionKey}/${name}`) ?? null,
       ...pipeline.get(name)!,
       kind,
       member: members[kind]!.length,

@@ -1,24 +1,27 @@
 /**
  * Atomic publish of a product version.
  *
- * 1. The writer fills a private temp directory `tiles/<product>/.tmp-<hex>`
+ * 1. The writer fills a private temp directory `.tmp-<pid>-<host>-<hex>` in
+ *    the storage's staging directory (a local store: `tiles/<product>/`),
  *    holding an owner record (host, pid, heartbeat).
- * 2. Commit: drop the owner record, fsync, rename the directory to
- *    `<version>.zarr`, fsync the product directory.
- * 3. Write current.json to a temp file, fsync, rename over, fsync.
+ * 2. Commit: drop the owner record and hand the directory to the storage as
+ *    `<product>/<version>.zarr/` (a directory: fsync, rename, fsync the
+ *    product directory; tiles/storage/).
+ * 3. Replace current.json (a directory: temp file, fsync, rename over, fsync).
  *
  * A crash before step 3 leaves the previous manifest live; readers only ever
- * open the version current.json names, so an orphan directory is never read.
+ * open the version current.json names, so an orphan version is never read.
  * Clean-up of dead temp dirs and retired versions: tiles/ops/gc.ts.
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, unlink, utimes, readFile } from 'node:fs/promises';
+import { mkdir, rm, unlink, utimes, readFile } from 'node:fs/promises';
 import type { Manifest } from '../manifest.js';
-import { writeFileSynced, fsyncDir } from './durable-fs.js';
+import { writeFileSynced } from './durable-fs.js';
 import { writeManifest } from '../manifest-file.js';
-import { OWNER_FILE, retiredMarker, tempDirName } from '../layout.js';
+import { OWNER_FILE, RETIRED_SUFFIX, tempDirName } from '../layout.js';
+import type { TileStorage } from '../storage/types.js';
 
 /** How often a live writer touches its owner record (gc.ts treats silence as death). */
 export const HEARTBEAT_MS = 30_000;
@@ -68,21 +71,17 @@ export async function readOwner(tempDir: string): Promise<OwnerRecord | null> {
 }
 
 /**
- * Steps 2 and 3: make the finished temp directory the live version. When the
- * rename or the manifest write fails, the previous manifest stays live.
+ * Steps 2 and 3: make the finished temp directory the live version of
+ * `storeKey` (`nwp`, `reanalysis/1950`). When the commit or the manifest
+ * write fails, the previous manifest stays live.
  */
-export async function commitVersion(productDir: string, temp: TempVersion, manifest: Manifest): Promise<string> {
+export async function commitVersion(storage: TileStorage, storeKey: string, temp: TempVersion, manifest: Manifest): Promise<void> {
   temp.release();
   await unlink(join(temp.dir, OWNER_FILE));
-  await fsyncDir(temp.dir);
-  const finalDir = join(productDir, manifest.version);
-  // rename(2) onto an existing non-empty directory fails: a version name is never reused.
-  await rename(temp.dir, finalDir);
-  await fsyncDir(productDir);
-  await writeManifest(productDir, manifest);
-  // A concurrent clean-up may have marked this directory retired between the rename and the manifest write.
-  await unlink(retiredMarker(productDir, manifest.version)).catch(() => undefined);
-  return finalDir;
+  await storage.commitDir(temp.dir, `${storeKey}/${manifest.version}/`);
+  await writeManifest(storage, storeKey, manifest);
+  // A concurrent clean-up may have marked this version retired between the commit and the manifest write.
+  await storage.delete(`${storeKey}/${manifest.version}${RETIRED_SUFFIX}`).catch(() => undefined);
 }
 
 /** Remove a temp directory after a failed write (best effort: gc.ts catches what this misses). */

@@ -5,7 +5,6 @@
  * period index of period products (tiles/period-index.ts) and cleans up dead
  * temp dirs and expired versions (tiles/ops/gc.ts).
  */
-import { productDir } from '../../config/paths.js';
 import { gridBounds } from '../../geo/grid.js';
 import type { Manifest } from '../manifest.js';
 import type { ProductVersionInput, PublishResult } from '../types.js';
@@ -14,6 +13,7 @@ import { writeChecksums } from './checksums.js';
 import { createTempVersion, commitVersion, discardTempVersion, newVersionName } from './publish.js';
 import { collectGarbage, type GcOptions } from '../ops/gc.js';
 import { updatePeriodIndex } from '../period-index.js';
+import { tileStorage, type TilesAt } from '../storage/open.js';
 
 export interface WriteOptions {
   /** How long a replaced version stays on disk for readers that still hold it (default 10 min). */
@@ -30,14 +30,16 @@ export function storeKey(input: Pick<ProductVersionInput, 'product' | 'meta'>): 
 }
 
 /**
- * Write and publish a new version of `input.product` under
- * `<root>/tiles/<product>/` (period products: `<root>/tiles/<product>/<period>/`).
- * On any failure the previous version stays live and the temp directory is
- * removed.
+ * Write and publish a new version of `input.product` under `<product>/` of
+ * the root's tile storage (`<root>/tiles/<product>/`; period products:
+ * `<product>/<period>/`). On any failure the previous version stays live and
+ * the temp directory is removed.
  */
-export async function writeProductVersion(root: string, input: ProductVersionInput, opts: WriteOptions = {}): Promise<PublishResult> {
+export async function writeProductVersion(root: TilesAt, input: ProductVersionInput, opts: WriteOptions = {}): Promise<PublishResult> {
   if (!PRODUCT_NAME.test(input.product)) throw new RangeError(`invalid product name '${input.product}' (lower-case letters, digits, '-', '_')`);
-  const dir = productDir(root, storeKey(input));
+  const storage = tileStorage(root);
+  const key = storeKey(input);
+  const dir = storage.stagingDir(key);
   const gc: GcOptions = { graceMs: opts.graceMs, staleTempMs: opts.staleTempMs };
   await collectGarbage(dir, gc);
 
@@ -61,15 +63,15 @@ export async function writeProductVersion(root: string, input: ProductVersionInp
     });
     manifest = buildManifest(input, version, published, layout);
     await writeChecksums(temp.dir);
-    await commitVersion(dir, temp, manifest);
+    await commitVersion(storage, key, temp, manifest);
   } catch (err) {
     await discardTempVersion(temp);
     throw err;
   }
-  if (manifest.layout === 'periods') await updatePeriodIndex(productDir(root, input.product), input.product);
+  if (manifest.layout === 'periods') await updatePeriodIndex(storage, input.product);
   // Clean-up failures never undo a successful publish; the next publish retries them.
   await collectGarbage(dir, gc).catch(() => undefined);
-  return { product: input.product, version, path: `${dir}/${version}`, manifest };
+  return { product: input.product, version, path: storage.localPath?.(`${key}/${version}`) ?? `${storage.location}/${key}/${version}`, manifest };
 }
 
 /** The manifest of a version: the store's layout plus what the catalogue says about the product (defaults for bare inputs). */
