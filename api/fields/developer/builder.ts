@@ -10,23 +10,13 @@ import { stepHoursAt } from '../step.js';
 import { defineBuilder } from '../contract.js';
 import type { Manifest } from '../../../tiles/manifest.js';
 
-/** Everything the Developer fields read at the valid time: their inputs and the precomputed indices. */
-const VARIABLES = [
-  ...new Set<string>([
-    ...DEVELOPER_VARIABLES,
-    'dew_point_2m',
-    'relative_humidity_2m',
-    'wind_u_10m',
-    'wind_v_10m',
-    'elevation',
-    'direct_radiation',
-    'longwave_radiation',
-    'utci',
-    'uv_index',
-    'uv_index_clear_sky',
-    'et0',
-  ]),
-];
+/**
+ * Everything the Developer fields read at the valid time (the temperature,
+ * humidity and dew point come from the base builder: ctx.shared). The
+ * indices the ingest stores (utci, uv_index, et0) are not read: the fields
+ * compute their own from the inputs listed here.
+ */
+const VARIABLES = [...new Set<string>([...DEVELOPER_VARIABLES, 'wind_u_10m', 'wind_v_10m', 'elevation'])];
 
 const SATELLITE = ['effective_cloud_albedo', 'clear_sky_index'];
 const OZONE = ['total_ozone'];
