@@ -1,5 +1,7 @@
 /**
- * TileError → ApiError for weather.php, with the request's context.
+ * The API's one mapping of a TileError (a lookup the published data cannot
+ * answer) to an ApiError, used by weather.php's service with the request's
+ * context and by the error handler for any that reach it.
  *
  * - PRODUCT_NOT_PUBLISHED → 503 DATA_NOT_AVAILABLE (nothing ingested yet).
  * - OUTSIDE_GRID → 404 NOT_FOUND (valid coordinates the product does not cover).
@@ -7,12 +9,13 @@
  *   - for current conditions (no `time=`) → 503 DATA_NOT_AVAILABLE: the
  *     client asked nothing wrong, the published forecast no longer covers
  *     "now" (stale data, a server-side condition that a new ingest fixes);
- *   - for an explicit `time=` → 404 NOT_FOUND naming the covered range.
+ *   - for an explicit `time=`, or when the context is unknown → 404
+ *     NOT_FOUND naming the covered range.
  */
-import { ApiError } from '../errors.js';
-import { TileError } from '../../tiles/errors.js';
+import { ApiError } from './errors.js';
+import { TileError } from '../tiles/errors.js';
 
-export function tileErrorToApi(err: TileError, ctx: { timeRequested: boolean }): ApiError {
+export function tileErrorToApi(err: TileError, ctx: { timeRequested: boolean } = { timeRequested: true }): ApiError {
   const product = err.detail.product || 'the';
   const range = err.detail.from && err.detail.to ? ` (${product} data covers ${err.detail.from} to ${err.detail.to})` : '';
   switch (err.code) {
@@ -27,7 +30,7 @@ export function tileErrorToApi(err: TileError, ctx: { timeRequested: boolean }):
   }
 }
 
-/** Map a TileError, rethrow anything else unchanged. */
+/** Map a TileError, return anything else unchanged (for rethrowing). */
 export function mapTileError(err: unknown, ctx: { timeRequested: boolean }): unknown {
   return err instanceof TileError ? tileErrorToApi(err, ctx) : err;
 }

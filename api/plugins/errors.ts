@@ -5,8 +5,7 @@
  * - ApiError: its own status, code, message and headers (Retry-After, ...).
  * - Schema validation: 400 INVALID_PARAMETER naming the parameter.
  * - TileError reaching here (routes normally map it themselves, with context):
- *   PRODUCT_NOT_PUBLISHED → 503 DATA_NOT_AVAILABLE, OUTSIDE_GRID and
- *   TIME_OUT_OF_RANGE → 404 NOT_FOUND.
+ *   the one mapping (api/tile-errors.ts), a time taken as asked.
  * - Other client errors raised by Fastify (malformed URL, body too large, ...):
  *   their 4xx status, code INVALID_PARAMETER (NOT_FOUND for 404).
  * - Anything else: logged with its stack, answered 500 INTERNAL with no detail.
@@ -21,18 +20,13 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ApiErrorCode, type ErrorBody } from '../errors.js';
 import { TileError } from '../../tiles/errors.js';
+import { tileErrorToApi } from '../tile-errors.js';
 import { validationMessage } from '../validation/messages.js';
 import { redactSecrets } from '../../config/redaction.js';
 
 /** The body for a status and code. */
 export function errorBody(code: ApiErrorCode, message: string): ErrorBody {
   return { error: { code, message } };
-}
-
-/** A TileError as the API's error, without request context (see api/weather/tile-errors.ts for the route's own mapping). */
-function fromTileError(err: TileError): ApiError {
-  if (err.code === 'PRODUCT_NOT_PUBLISHED') return new ApiError('DATA_NOT_AVAILABLE', err.message);
-  return new ApiError('NOT_FOUND', err.message);
 }
 
 /** Sets the status and type of an error answer; returns its body (keys in the message cut to their prefix). */
@@ -55,7 +49,7 @@ export interface ApiFailure {
 
 /** Any error as the client receives it, by the rules above (nothing logged: see toApiFailure). */
 export function failureOf(error: FastifyError | Error): ApiFailure {
-  const err = error instanceof TileError ? fromTileError(error) : error;
+  const err = error instanceof TileError ? tileErrorToApi(error) : error;
   if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message, headers: err.headers };
   const fe = err as FastifyError;
   if (fe.validation) return { status: 400, code: 'INVALID_PARAMETER', message: validationMessage(fe.validation, fe.validationContext), headers: {} };

@@ -14,11 +14,12 @@
  *
  * `tryObserve` is the hot path: synchronous, cached chunks only, no promise;
  * it returns undefined when a chunk is not cached yet, and `observe` loads
- * what is missing and answers through the same steps.
+ * what is missing and answers through the same code (./tile-sampler.ts).
  */
 import { TileError } from '../../tiles/errors.js';
 import type { PointSample } from '../../tiles/types.js';
 import type { PinnedVersion, TileStore } from '../../tiles/read/reader.js';
+import { LoadingSampler, type Sampler } from './tile-sampler.js';
 import type { Plan } from '../access/contract.js';
 import { planAtLeast } from '../access/plans.js';
 import { builderSelected, type BuildContext, type FeedRead, type FeedView, type FieldBuilder, type PointRequest, type SharedResults } from '../fields/contract.js';
@@ -26,7 +27,7 @@ import { BUILDERS, FIELD_GROUPS, type FieldGroup } from '../fields/registry.js';
 import type { PublishedProducts } from '../router/published.js';
 import { route, type Miss } from '../router/route.js';
 import { noRouteError } from '../router/route-errors.js';
-import { mapTileError } from './tile-errors.js';
+import { mapTileError } from '../tile-errors.js';
 
 /** A point as callers give it (the benchmark's points). */
 export interface PointQuery {
@@ -107,8 +108,15 @@ const NONE: readonly string[] = [];
 /** Lookup plans kept per selection: the live versions of a few regions and instants. */
 const PLANS_KEPT = 8;
 
+/** A lookup's samples: at the time asked (null: no value here) and the trend's time back (null: none). */
+interface LookupSamples {
+  now: PointSample | null;
+  past: PointSample | null;
+}
 /** Per lookup (plan order), its samples. */
-type Samples = ({ now: PointSample | null; past: PointSample | null } | undefined)[];
+type Samples = (LookupSamples | undefined)[];
+
+const NO_SAMPLES: LookupSamples = { now: null, past: null };
 
 export class WeatherService {
   private readonly clock: () => number;
@@ -131,17 +139,14 @@ export class WeatherService {
     this.builders = opts.builders ?? BUILDERS;
   }
 
+  /** The hot path's sampler: cached chunks only. */
+  private readonly cached: Sampler = (vs, lat, lon, timeMs, variables) => this.tiles.trySampleIn(vs, lat, lon, timeMs, variables);
+
   /** The response fields from cached chunks only; undefined when something must be loaded first. Throws ApiError. */
   tryObserve(req: ObserveRequest): Record<string, unknown> | undefined {
     const p = this.prepare(req);
-    const lookups = p.plan.lookups;
-    const samples: Samples = new Array(lookups.length);
-    for (let k = 0; k < lookups.length; k++) {
-      const got = this.trySampleLookup(p, lookups[k]!);
-      if (got === undefined) return undefined;
-      samples[k] = got;
-    }
-    return this.build(p, samples);
+    const samples = this.sampleAll(p, this.cached);
+    return samples && this.build(p, samples);
   }
 
   /** The response fields, loading chunks as needed. Throws ApiError. */
@@ -149,10 +154,24 @@ export class WeatherService {
     const warm = this.tryObserve(req);
     if (warm) return warm;
     const p = this.prepare(req);
+    const loading = new LoadingSampler(this.tiles);
+    for (;;) {
+      const samples = this.sampleAll(p, loading.sample);
+      if (samples) return this.build(p, samples);
+      await loading.load();
+    }
+  }
+
+  /** Every lookup's samples by `get`; undefined at the first that must be loaded. */
+  private sampleAll(p: Prepared, get: Sampler): Samples | undefined {
     const lookups = p.plan.lookups;
     const samples: Samples = new Array(lookups.length);
-    for (let k = 0; k < lookups.length; k++) samples[k] = await this.sampleLookup(p, lookups[k]!);
-    return this.build(p, samples);
+    for (let k = 0; k < lookups.length; k++) {
+      const got = this.sampleLookup(p, lookups[k]!, get);
+      if (got === undefined) return undefined;
+      samples[k] = got;
+    }
+    return samples;
   }
 
   private prepare(req: ObserveRequest): Prepared {
@@ -259,64 +278,39 @@ export class WeatherService {
     return list;
   }
 
-  private trySampleLookup(p: Prepared, l: Lookup): { now: PointSample | null; past: PointSample | null } | undefined {
+  /**
+   * One lookup's samples: at the time asked, with the values a read's `extra`
+   * asks for, and the trend's time back when a read has one. A TileError is
+   * fatal for a required feed (mapped to the API's error), else "no value
+   * here"; the trend outside the version's time axis is simply absent.
+   */
+  private sampleLookup(p: Prepared, l: Lookup, get: Sampler): LookupSamples | undefined {
     const { lat, lon, timeMs } = p.q;
-    const now = this.guard(p, l, () => this.tiles.trySampleIn(l.vs, lat, lon, l.static ? null : timeMs, l.variables));
+    let now: PointSample | undefined;
+    try {
+      now = get(l.vs, lat, lon, l.static ? null : timeMs, l.variables);
+    } catch (err) {
+      if (err instanceof TileError && !l.reads.some((r) => r.required)) return NO_SAMPLES;
+      throw mapTileError(err, { timeRequested: p.q.timeRequested });
+    }
     if (now === undefined) return undefined;
-    if (now === null) return { now, past: null };
     for (const r of l.reads) {
       if (!r.extra || r.extra.variables(l.vs.manifest).length === 0 || !r.extra.when(now)) continue;
-      const more = this.tiles.trySampleIn(l.vs, lat, lon, timeMs, r.extra.variables(l.vs.manifest));
+      const more = get(l.vs, lat, lon, timeMs, r.extra.variables(l.vs.manifest));
       if (!more) return undefined;
       Object.assign(now.values, more.values);
     }
     let past: PointSample | null = null;
     if (l.history) {
-      const got = pastOrNull(() => this.tiles.trySampleIn(l.vs, lat, lon, timeMs + l.history!.offsetMs, l.history!.variables));
-      if (got === undefined) return undefined;
-      past = got;
-    }
-    return { now, past };
-  }
-
-  private async sampleLookup(p: Prepared, l: Lookup): Promise<{ now: PointSample | null; past: PointSample | null }> {
-    const { lat, lon, timeMs } = p.q;
-    const now = await this.guardAsync(p, l, () => this.tiles.sampleIn(l.vs, lat, lon, l.static ? null : timeMs, l.variables));
-    if (now === null) return { now, past: null };
-    for (const r of l.reads) {
-      if (r.extra && r.extra.variables(l.vs.manifest).length > 0 && r.extra.when(now)) Object.assign(now.values, (await this.tiles.sampleIn(l.vs, lat, lon, timeMs, r.extra.variables(l.vs.manifest))).values);
-    }
-    let past: PointSample | null = null;
-    if (l.history) {
       try {
-        past = await this.tiles.sampleIn(l.vs, lat, lon, timeMs + l.history.offsetMs, l.history.variables);
+        const got = get(l.vs, lat, lon, timeMs + l.history.offsetMs, l.history.variables);
+        if (got === undefined) return undefined;
+        past = got;
       } catch (err) {
         if (!(err instanceof TileError && err.code === 'TIME_OUT_OF_RANGE')) throw err;
       }
     }
     return { now, past };
-  }
-
-  /** A lookup's TileError: fatal for a required feed (mapped to the API's error), else "no value here" (null). */
-  private guard<T>(p: Prepared, l: Lookup, fn: () => T): T | null {
-    try {
-      return fn();
-    } catch (err) {
-      return this.onLookupError(p, l, err);
-    }
-  }
-
-  private async guardAsync<T>(p: Prepared, l: Lookup, fn: () => Promise<T>): Promise<T | null> {
-    try {
-      return await fn();
-    } catch (err) {
-      return this.onLookupError(p, l, err);
-    }
-  }
-
-  private onLookupError(p: Prepared, l: Lookup, err: unknown): null {
-    if (err instanceof TileError && !l.reads.some((r) => r.required)) return null;
-    throw mapTileError(err, { timeRequested: p.q.timeRequested });
   }
 
   private build(p: Prepared, samples: Samples): Record<string, unknown> {
@@ -334,15 +328,5 @@ export class WeatherService {
     const ctx: BuildContext = { q: p.q, groups: p.groups, feed, shared, out: {} };
     for (const b of p.selection.builders) b.build(ctx);
     return ctx.out;
-  }
-}
-
-/** The trend's lookup: outside the version's time axis it is simply absent. */
-function pastOrNull(fn: () => PointSample | undefined): PointSample | null | undefined {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof TileError && err.code === 'TIME_OUT_OF_RANGE') return null;
-    throw err;
   }
 }
