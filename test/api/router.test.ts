@@ -124,6 +124,29 @@ describe('which product answers', () => {
     // Free and Developer fields in one lookup of nwp at the valid time, plus the trend's three hours back.
     expect(calls).toEqual(['nwp@2026-11-24T05:00:00.000Z', 'nwp@2026-11-24T02:00:00.000Z']);
   });
+
+  it('answers through loads when the cache keeps no block at all (each lookup loaded once, then answered from the request)', async () => {
+    // A 1-byte budget: every decoded block is larger, so the cache holds none and no cached-only lookup ever succeeds.
+    const tiles = new TileStore(data.dir, { cacheBytes: 1 });
+    const loads: string[] = [];
+    const spy = Object.assign(Object.create(tiles) as TileStore, {
+      trySampleIn: (...a: Parameters<TileStore['trySampleIn']>) => tiles.trySampleIn(...a),
+      sampleIn: (...a: Parameters<TileStore['sampleIn']>) => {
+        loads.push(`${a[0].key}@${a[3] === null ? 'static' : new Date(a[3]).toISOString()}`);
+        return tiles.sampleIn(...a);
+      },
+    });
+    const service = new WeatherService(spy, new PublishedProducts(tiles, data.dir), { clock: () => RUN + 5 * HOUR });
+    expect(service.tryObserve({ ...RIMINI, plan: 'business', groups: new Set() })).toBeUndefined();
+    const out = await service.observe({ ...RIMINI, plan: 'business', groups: new Set() });
+    expect(tiles.cacheStats().chunks).toBe(0);
+    // nwp holds 11 °C everywhere at every hour, so the trend three hours back is 0.
+    expect(out.temperature).toBe(11);
+    expect((out.temperature_trend_3h as { delta: number }).delta).toBe(0);
+    expect(loads).toEqual(['nwp@2026-11-24T05:00:00.000Z', 'nwp@2026-11-24T02:00:00.000Z']);
+    const sm = await service.observe({ ...SERRAVALLE, plan: 'business', groups: new Set() });
+    expect(sm.temperature).toBe(22);
+  });
 });
 
 describe('categories and amounts at the API (regressions)', () => {
