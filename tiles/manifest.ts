@@ -96,8 +96,12 @@ export interface Manifest {
   grid: GridDef;
   /** Valid times of the time axis, ISO 8601 UTC, ascending (empty for static stores). */
   times: string[];
-  /** Spatial chunk edge (cells); every chunk spans the whole time axis. */
-  chunk: { y: number; x: number };
+  /**
+   * Chunk shape: spatial edge (cells) and, for long time axes, steps per
+   * chunk (`t`, tiles/write/chunking.ts); without `t` every chunk spans the
+   * whole time axis.
+   */
+  chunk: { y: number; x: number; t?: number };
   variables: Record<string, VariableInfo>;
   layout: TimeLayout;
   /** First and last valid time; null for static stores. */

@@ -160,7 +160,7 @@ function summary(m: Manifest): string {
     `version   ${m.version}, published ${m.published}`,
     `grid      ${gridLine}`,
     `times     ${t.length ? `${t.length} from ${t[0]} to ${t[t.length - 1]}${step}` : 'none (static only)'}`,
-    `chunks    all times × ${m.chunk.y} × ${m.chunk.x} cells`,
+    `chunks    ${m.chunk.t ? `${m.chunk.t} steps` : 'all times'} × ${m.chunk.y} × ${m.chunk.x} cells`,
     `source    ${[src.model, src.run && `run ${src.run}`, src.files.join(', '), src.note].filter(Boolean).join('; ')}`,
     `variables`,
     ...vars,

@@ -4,7 +4,7 @@
  * Not the point reader: for ingest steps that build on what is published
  * (the forecast's carry-over of earlier hours, sm100 from an nwp version)
  * and for inspection tools. Each chunk is decoded once for all the steps
- * asked.
+ * asked in it.
  */
 import { join } from 'node:path';
 import type { Manifest } from '../manifest.js';
@@ -62,28 +62,39 @@ export async function readFieldWindow(v: OpenVersion, name: string, steps: reado
   const want = st.isStatic ? [0] : [...steps];
   for (const k of want) if (!(k >= 0 && k < Math.max(1, vs.nTimes))) throw new RangeError(`tiles/${vs.key}: time index ${k} out of range`);
   const out = want.map(() => new Float32Array(win.nx * win.ny));
-  const nT = st.isStatic ? 1 : vs.nTimes;
+  // Per time chunk (the whole axis unless the store is chunked along time), the asked steps in it.
+  const ct = st.isStatic ? 1 : vs.ct;
+  const byChunk = new Map<number, number[]>();
+  want.forEach((k, w) => {
+    const tc = Math.floor(k / ct);
+    let l = byChunk.get(tc);
+    if (!l) byChunk.set(tc, (l = []));
+    l.push(w);
+  });
   const plane = vs.cy * vs.cx;
-  for (let ty = Math.floor(win.y0 / vs.cy); ty <= Math.floor((win.y0 + win.ny - 1) / vs.cy); ty++) {
-    for (let tx = Math.floor(win.x0 / vs.cx); tx <= Math.floor((win.x0 + win.nx - 1) / vs.cx); tx++) {
-      const key = st.isStatic ? `${ty}.${tx}` : `0.${ty}.${tx}`;
-      const chunk = await readChunk({ key: `${st.key}/${key}`, file: st.dir === null ? null : join(st.dir, key), zstd: st.zstd, shuffle: st.shuffle }, st.int16, nT * plane, v.storage);
-      // Rows and columns of this chunk inside the window, in grid indices.
-      const r0 = Math.max(ty * vs.cy, win.y0);
-      const r1 = Math.min((ty + 1) * vs.cy, ny, win.y0 + win.ny);
-      const c0 = Math.max(tx * vs.cx, win.x0);
-      const c1 = Math.min((tx + 1) * vs.cx, nx, win.x0 + win.nx);
-      want.forEach((k, w) => {
-        const dst = out[w]!;
-        for (let r = r0; r < r1; r++) {
-          const src = k * plane + (r - ty * vs.cy) * vs.cx - tx * vs.cx;
-          const d = (r - win.y0) * win.nx - win.x0;
-          for (let c = c0; c < c1; c++) {
-            const raw = chunk[src + c]!;
-            dst[d + c] = st.int16 ? (raw === INT16_FILL ? NaN : raw * st.scale + st.offset) : raw;
+  for (const [tc, ws] of byChunk) {
+    for (let ty = Math.floor(win.y0 / vs.cy); ty <= Math.floor((win.y0 + win.ny - 1) / vs.cy); ty++) {
+      for (let tx = Math.floor(win.x0 / vs.cx); tx <= Math.floor((win.x0 + win.nx - 1) / vs.cx); tx++) {
+        const key = st.isStatic ? `${ty}.${tx}` : `${tc}.${ty}.${tx}`;
+        const chunk = await readChunk({ key: `${st.key}/${key}`, file: st.dir === null ? null : join(st.dir, key), zstd: st.zstd, shuffle: st.shuffle }, st.int16, ct * plane, v.storage);
+        // Rows and columns of this chunk inside the window, in grid indices.
+        const r0 = Math.max(ty * vs.cy, win.y0);
+        const r1 = Math.min((ty + 1) * vs.cy, ny, win.y0 + win.ny);
+        const c0 = Math.max(tx * vs.cx, win.x0);
+        const c1 = Math.min((tx + 1) * vs.cx, nx, win.x0 + win.nx);
+        for (const w of ws) {
+          const k = want[w]! - tc * ct;
+          const dst = out[w]!;
+          for (let r = r0; r < r1; r++) {
+            const src = k * plane + (r - ty * vs.cy) * vs.cx - tx * vs.cx;
+            const d = (r - win.y0) * win.nx - win.x0;
+            for (let c = c0; c < c1; c++) {
+              const raw = chunk[src + c]!;
+              dst[d + c] = st.int16 ? (raw === INT16_FILL ? NaN : raw * st.scale + st.offset) : raw;
+            }
           }
         }
-      });
+      }
     }
   }
   return out;

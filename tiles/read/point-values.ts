@@ -21,17 +21,20 @@ export class PointValues {
   // Computed values in list order, before the list builds its result object.
   private out: (number | null)[] = [];
 
-  /** Pass 1: raw values of the list's variables and helpers from `bl` (./neighbour-blocks.ts); an interval variable reads step kI alone. */
-  gatherAll(bl: (ChunkData | undefined)[], vs: VersionState, list: VariableList, pt: PointMemo, k0: number, k1: number, w: number, kI: number): void {
+  /**
+   * Pass 1: raw values of the list's variables and helpers from `bl` (./neighbour-blocks.ts); an interval variable
+   * reads step kI alone. Steps k0, k1, kI count from the first step of the time-varying blocks, which hold `steps`.
+   */
+  gatherAll(bl: (ChunkData | undefined)[], vs: VersionState, list: VariableList, pt: PointMemo, k0: number, k1: number, w: number, kI: number, steps: number): void {
     const vars = list.vars;
     const nAll = vars.length + list.aux.length;
     if (this.raw.length < 8 * nAll) this.raw = new Float64Array(8 * nAll);
     for (let n = 0; n < vars.length; n++) {
       const v = vars[n]!;
-      if (v !== null && v.interval) this.gather(bl, vs, v, pt, kI, kI, 0, 8 * n);
-      else this.gather(bl, vs, v, pt, k0, k1, w, 8 * n);
+      if (v !== null && v.interval) this.gather(bl, vs, v, pt, kI, kI, 0, 8 * n, steps);
+      else this.gather(bl, vs, v, pt, k0, k1, w, 8 * n, steps);
     }
-    for (let a = 0; a < list.aux.length; a++) this.gather(bl, vs, list.aux[a]!, pt, 0, 0, 0, 8 * (vars.length + a));
+    for (let a = 0; a < list.aux.length; a++) this.gather(bl, vs, list.aux[a]!, pt, 0, 0, 0, 8 * (vars.length + a), steps);
   }
 
   /** Pass 2, every variable bilinear over any neighbour (no mask, no nearest): the common case. */
@@ -69,13 +72,12 @@ export class PointValues {
   }
 
   /** Raw values of variable `v` at the four neighbours (and both steps) into raw[at..at+8). */
-  private gather(bl: (ChunkData | undefined)[], vs: VersionState, v: VarState | null, pt: PointMemo, k0: number, k1: number, w: number, at: number): void {
+  private gather(bl: (ChunkData | undefined)[], vs: VersionState, v: VarState | null, pt: PointMemo, k0: number, k1: number, w: number, at: number, nT: number): void {
     if (v === null) return;
     const off = pt.cellOff;
     const b = 4 * v.kind;
     const nm = vs.members[v.kind]!.length;
     const m = v.member;
-    const nT = vs.nTimes;
     if (v.int16) {
       if (v.isStatic) gatherInt16(bl[b] as Int16Array, bl[b + 1] as Int16Array, bl[b + 2] as Int16Array, bl[b + 3] as Int16Array, off, nm, m, m, 0, this.raw, at);
       else gatherInt16(bl[b] as Int16Array, bl[b + 1] as Int16Array, bl[b + 2] as Int16Array, bl[b + 3] as Int16Array, off, nT * nm, k0 * nm + m, k1 * nm + m, w, this.raw, at);

@@ -186,13 +186,31 @@ export class TileStore {
       w = tm.w;
     }
 
+    // The time window holding both bracketing steps (./neighbour-blocks.ts): the whole axis, a time chunk, or the
+    // bridge across two; k0, k1 then count from its first step.
+    let win = 0;
+    let base = 0;
+    let steps = vs.nTimes;
+    if (vs.nWin > 1) {
+      const c0 = Math.floor(k0 / vs.ct);
+      if (Math.floor(k1 / vs.ct) === c0) {
+        win = 2 * c0;
+        base = c0 * vs.ct;
+        steps = vs.ct;
+      } else {
+        win = 2 * c0 + 1;
+        base = k0;
+        steps = 2;
+      }
+    }
+
     // The blocks of the four neighbours, for each kind the list reads.
     const nb = this.nb;
     nb.reserve(vs.kinds.length);
     let complete = true;
     for (let kind = 0; kind < vs.kinds.length; kind++) {
       if ((list.kinds & (1 << kind)) === 0) continue;
-      if (!nb.fill(vs, kind, pt, missing, loaded)) {
+      if (!nb.fill(vs, kind, vs.kinds[kind]!.isStatic ? 0 : win, pt, missing, loaded)) {
         complete = false;
         if (!missing) return undefined;
       }
@@ -202,7 +220,7 @@ export class TileStore {
     // An amount or mean over an interval comes from the one step whose interval (t_k−1, t_k] holds the time.
     const kI = w > 0 ? k1 : k0;
     const pv = this.pv;
-    pv.gatherAll(nb.blocks, vs, list, pt, k0, k1, w, kI);
+    pv.gatherAll(nb.blocks, vs, list, pt, k0 - base, k1 - base, w, kI - base, steps);
     const values = list.masks === 0 && !list.anyNearest && !list.anyInterval ? pv.plainValues(list, w, pt.weights) : pv.ruledValues(list, w, pt);
     const time = timeMs === null ? (vs.manifest.times[0] ?? vs.manifest.published) : this.isoOf(timeMs);
     const distanceKm = list.masks === 0 ? undefined : applyMasks(vs, list, pt, w, pv.raw, values);

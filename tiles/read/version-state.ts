@@ -27,9 +27,18 @@ export interface VersionState {
   nTimes: number;
   cy: number;
   cx: number;
-  /** Chunks along x, and in total per variable. */
+  /** Chunks along x, and spatial chunks in total per variable. */
   ncx: number;
   nChunks: number;
+  /** Steps per chunk along time (the whole axis unless the manifest's chunk has `t`). */
+  ct: number;
+  /**
+   * Time windows of a block kind: 1 when the time axis is one chunk; else
+   * 2n − 1 for n time chunks: window 2w holds chunk w, window 2w + 1 is the
+   * *bridge*, the last step of chunk w and the first of chunk w + 1, for a
+   * time bracketed across their boundary (./neighbour-blocks.ts).
+   */
+  nWin: number;
   vars: Map<string, VarState>;
   kinds: BlockKind[];
   /** Per block kind, its variables in member order. */
@@ -42,7 +51,7 @@ export interface VersionState {
   nearestVar: [VarState | null, VarState | null, VarState | null];
   /** Per mask code: the search radius (km) of the variables masked with it (NaN: none is). */
   searchRadiusKm: [number, number, number];
-  /** Block (kind k, tile c) has cache id idBase + k × nChunks + c. */
+  /** Block (kind k, window w, tile c) has cache id idBase + (k × nWin + w) × nChunks + c. */
   idBase: number;
   /**
    * Front table of the cache for this version: slot id − idBase holds the
@@ -87,7 +96,7 @@ function codecs(storage: TileStorage, versionKey: string, m: Manifest): Map<stri
     const bad = (why: string) => new Error(`${file}: variable '${name}' ${why}`);
     if (!z) throw bad('is missing');
     if (z.dtype !== (v.dtype === 'int16' ? '<i2' : '<f4')) throw bad(`has dtype ${z.dtype}, the manifest says ${v.dtype}`);
-    const want = v.static ? [m.chunk.y, m.chunk.x] : [m.times.length, m.chunk.y, m.chunk.x];
+    const want = v.static ? [m.chunk.y, m.chunk.x] : [m.chunk.t ?? m.times.length, m.chunk.y, m.chunk.x];
     if (z.chunks.join() !== want.join()) throw bad(`has chunks [${z.chunks.join()}], expected [${want.join()}]`);
     if (z.compressor && z.compressor.id !== 'zstd') throw bad(`uses compressor '${z.compressor.id}' (only zstd is supported)`);
     let shuffle = 0;
@@ -119,6 +128,10 @@ export function versionState(key: string, storage: TileStorage, m: Manifest, idB
   const nChunks = ncx * Math.ceil(grid.ny / cy);
   const versionKey = `${key}/${m.version}`;
   const dir = `${storage.location}/${versionKey}`;
+  const ct = m.chunk.t ?? Math.max(1, m.times.length);
+  if (!(Number.isInteger(ct) && ct >= 1)) throw new Error(`${dir}: chunk.t ${m.chunk.t} is not a positive integer`);
+  const timeChunks = Math.max(1, Math.ceil(m.times.length / ct));
+  const nWin = 2 * timeChunks - 1;
   const pipeline = codecs(storage, versionKey, m);
   const vars = new Map<string, VarState>();
   const kinds: BlockKind[] = [];
@@ -149,7 +162,7 @@ export function versionState(key: string, storage: TileStorage, m: Manifest, idB
     members[kind]!.push(state);
   });
   const timesMs = Float64Array.from(m.times, (t) => Date.parse(t));
-  const span = kinds.length * nChunks;
+  const span = kinds.length * nWin * nChunks;
   const allNames = [...vars.keys()];
   const staticNames = [...vars.values()].filter((v) => v.isStatic).map((v) => v.name);
   const vs: VersionState = {
@@ -164,6 +177,8 @@ export function versionState(key: string, storage: TileStorage, m: Manifest, idB
     cx,
     ncx,
     nChunks,
+    ct,
+    nWin,
     vars,
     kinds,
     members,
@@ -204,6 +219,6 @@ function searchRadii(dir: string, m: Manifest, vars: Map<string, VarState>): [nu
 }
 
 /** Number of ids a version reserves. */
-export function idSpan(vs: Pick<VersionState, 'nChunks' | 'kinds'>): number {
-  return vs.kinds.length * vs.nChunks;
+export function idSpan(vs: Pick<VersionState, 'nChunks' | 'nWin' | 'kinds'>): number {
+  return vs.kinds.length * vs.nWin * vs.nChunks;
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { cellLatLon, type GridDef } from '../../geo/grid.js';
 import type { VariableInfo } from '../manifest.js';
 import type { ProductVersionInput, VariableInput } from '../types.js';
-import { chooseChunkEdge, chunkCount } from './chunking.js';
+import { chooseChunkShape, chunkCount } from './chunking.js';
 import { encodeChunkRow } from './chunk-encode.js';
 import { choosePacking, INT16_FILL } from '../codecs/packing.js';
 import { writeFileSynced, fsyncDir, mkdirp, forEachLimit } from './durable-fs.js';
@@ -27,7 +27,7 @@ const VARIABLE_NAME = /^[a-z][a-z0-9_]*$/;
 const BLOCK_NAME = /^[a-z][a-z0-9_-]*$/;
 
 export interface StoreLayout {
-  chunk: { y: number; x: number };
+  chunk: { y: number; x: number; t?: number };
   variables: Record<string, VariableInfo>;
 }
 
@@ -136,15 +136,22 @@ async function writeCoordinates(dir: string, meta: MetaWriter, input: ProductVer
   }
 }
 
-async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTimes: number, edge: number, name: string, v: VariableInput): Promise<VariableInfo> {
+/** Spatial edge and steps per chunk of a store (./chunking.ts); `steps` is the whole axis unless it is long. */
+interface ChunkShape {
+  edge: number;
+  steps: number;
+}
+
+async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTimes: number, shape: ChunkShape, name: string, v: VariableInput): Promise<VariableInfo> {
+  const { edge } = shape;
   const isStatic = v.static === true;
   const packing = choosePacking(v.values, v.precision);
-  const shape = isStatic ? [grid.ny, grid.nx] : [nTimes, grid.ny, grid.nx];
-  const chunks = isStatic ? [edge, edge] : [nTimes, edge, edge];
+  const dims = isStatic ? [grid.ny, grid.nx] : [nTimes, grid.ny, grid.nx];
+  const chunks = isStatic ? [edge, edge] : [shape.steps, edge, edge];
   const int16 = packing.dtype === 'int16';
   await meta.array(
     name,
-    zarray(shape, chunks, int16 ? '<i2' : '<f4', int16 ? INT16_FILL : 'NaN', true, [shuffleFilter(int16 ? 2 : 4)]),
+    zarray(dims, chunks, int16 ? '<i2' : '<f4', int16 ? INT16_FILL : 'NaN', true, [shuffleFilter(int16 ? 2 : 4)]),
     variableAttrs(grid, {
       static: isStatic, units: v.units, longName: v.longName, standardName: v.standardName, precision: v.precision,
       interpolation: v.interpolation ?? 'linear', mask: v.mask ?? 'any', searchRadiusKm: v.searchRadiusKm,
@@ -153,15 +160,18 @@ async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTime
     }),
   );
 
-  const prefix = isStatic ? '' : '0.';
-  const steps = isStatic ? 1 : nTimes;
-  // One chunk row at a time (a year's row of 8-cell tiles: 9 chunks of 1.1 MB): packed and shuffled in one pass
-  // (./chunk-encode.ts); zstd is synchronous wasm, a few lanes overlap it with the file writes.
-  for (let cy = 0; cy < chunkCount(grid.ny, edge); cy++) {
-    const row = encodeChunkRow(v.values, { nx: grid.nx, ny: grid.ny, edge, t0: 0, steps, cy }, packing);
-    await forEachLimit(row.map((bytes, cx) => [bytes, cx] as const), 4, async ([bytes, cx]) => {
-      await writeFileSynced(join(dir, name, `${prefix}${cy}.${cx}`), await zstdEncode(bytes));
-    });
+  const steps = isStatic ? 1 : shape.steps;
+  const timeChunks = isStatic ? 1 : Math.ceil(nTimes / steps);
+  // One chunk row at a time (a year's row of 16-cell tiles × 256 steps: 5 chunks of 128 KiB): packed and shuffled
+  // in one pass (./chunk-encode.ts); zstd is synchronous wasm, a few lanes overlap it with the file writes.
+  for (let tc = 0; tc < timeChunks; tc++) {
+    const prefix = isStatic ? '' : `${tc}.`;
+    for (let cy = 0; cy < chunkCount(grid.ny, edge); cy++) {
+      const row = encodeChunkRow(v.values, { nx: grid.nx, ny: grid.ny, edge, t0: tc * steps, steps, cy }, packing);
+      await forEachLimit(row.map((bytes, cx) => [bytes, cx] as const), 4, async ([bytes, cx]) => {
+        await writeFileSynced(join(dir, name, `${prefix}${cy}.${cx}`), await zstdEncode(bytes));
+      });
+    }
   }
   await fsyncDir(join(dir, name));
 
@@ -187,13 +197,16 @@ export async function writeZarrStore(dir: string, input: ProductVersionInput, gl
   validateInput(input);
   if (!isLittleEndian()) throw new Error('the tile writer assumes a little-endian machine (Zarr dtypes are little-endian)');
   const meta = new MetaWriter(dir);
-  const edge = chooseChunkEdge(input.times.length);
+  const nTimes = input.times.length;
+  const chosen = chooseChunkShape(nTimes);
+  // A short axis is one chunk long: its length, not the shape's bound.
+  const shape: ChunkShape = { edge: chosen.edge, steps: Math.min(chosen.steps, Math.max(1, nTimes)) };
   await meta.put('.zgroup', { zarr_format: 2 });
   await meta.put('.zattrs', globalAttrs);
   await writeCoordinates(dir, meta, input);
   const variables: Record<string, VariableInfo> = {};
   for (const [name, v] of Object.entries(input.variables)) {
-    variables[name] = await writeVariable(dir, meta, input.grid, input.times.length, edge, name, v);
+    variables[name] = await writeVariable(dir, meta, input.grid, nTimes, shape, name, v);
   }
   // Consolidated metadata (zarr.consolidate_metadata format 1): one read opens the whole store.
   await writeFileSynced(join(dir, '.zmetadata'), asciiJson({ metadata: meta.docs, zarr_consolidated_format: 1 }));
@@ -201,7 +214,7 @@ export async function writeZarrStore(dir: string, input: ProductVersionInput, gl
     if (name !== 'time' || input.times.length > 0) await fsyncDir(join(dir, name));
   }
   await fsyncDir(dir);
-  return { chunk: { y: edge, x: edge }, variables };
+  return { chunk: { y: shape.edge, x: shape.edge, ...(shape.steps < nTimes ? { t: shape.steps } : {}) }, variables };
 }
 
 export function isLittleEndian(): boolean {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { choosePacking, packInt16, INT16_FILL, finiteRange } from '../../../tiles/codecs/packing.js';
-import { chooseChunkEdge } from '../../../tiles/write/chunking.js';
+import { chooseChunkShape } from '../../../tiles/write/chunking.js';
 import { prng } from '../fields.js';
 
 describe('choosePacking', () => {
@@ -45,13 +45,13 @@ describe('choosePacking', () => {
 });
 
 describe('chunking', () => {
-  it('uses 32-cell tiles for forecasts and shrinks them for long time axes', () => {
-    expect(chooseChunkEdge(0)).toBe(32);
-    expect(chooseChunkEdge(49)).toBe(32);
-    expect(chooseChunkEdge(1024)).toBe(32);
-    expect(chooseChunkEdge(1025)).toBe(16);
-    expect(chooseChunkEdge(8760)).toBe(8);
-    expect(chooseChunkEdge(1e6)).toBe(4);
+  it('spans short time axes whole in 32-cell tiles and cuts long ones into 256-step chunks of 16 cells', () => {
+    expect(chooseChunkShape(0)).toEqual({ edge: 32, steps: 1 });
+    expect(chooseChunkShape(49)).toEqual({ edge: 32, steps: 49 });
+    // 1,024 steps × 32 × 32 = 2^20 values, the largest chunk of a short axis.
+    expect(chooseChunkShape(1024)).toEqual({ edge: 32, steps: 1024 });
+    expect(chooseChunkShape(1025)).toEqual({ edge: 16, steps: 256 });
+    expect(chooseChunkShape(8760)).toEqual({ edge: 16, steps: 256 });
   });
 });
 
