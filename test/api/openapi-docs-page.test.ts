@@ -1,5 +1,5 @@
 /**
- * /docs in Chromium (issue 28 item 8): swagger-ui renders the document's
+ * /docs in Chromium: swagger-ui renders the document's
  * operations under the page's Content-Security-Policy without a single
  * violation (before: its logo's inline <style> was refused, and the console
  * said so on every load).

@@ -5,7 +5,7 @@
  * weather.php for each plan, and its 400, 401, 403, 404 and 429 refusals —
  * validate against the document's own schemas (Ajv, JSON Schema 2020-12),
  * so the document cannot drift from what the server sends. @apidevtools/
- * swagger-parser validates it too. Issue 28 item 8: widget.php's answers
+ * swagger-parser validates it too. widget.php's answers
  * (text/html, text/javascript; its refusals; 405 in JSON) and weather.php's
  * 405 are described with their content types, `fields` is a list of the
  * allowed groups, the 200 answers have a description and weather.php's a
@@ -125,7 +125,7 @@ describe('the API document', () => {
     expect(errorsAgainst('/api/v1/weather.php', 429, last.body)).toBe('');
   });
 
-  it('issue 28 item 8: every answer of weather.php and widget.php is described, with its content type', async () => {
+  it('every answer of weather.php and widget.php is described, with its content type', async () => {
     const weatherR = doc.paths['/api/v1/weather.php']!.get.responses;
     const widgetR = doc.paths['/api/v1/widget.php']!.get.responses;
     expect(Object.keys(weatherR).sort()).toEqual(['200', '400', '401', '403', '404', '405', '429', '500', '503']);
@@ -161,7 +161,7 @@ describe('the API document', () => {
     }
   });
 
-  it('issue 28 item 8: fields is a comma list of the allowed groups, each of which a Business key gets', async () => {
+  it('fields is a comma list of the allowed groups, each of which a Business key gets', async () => {
     const fields = doc.paths['/api/v1/weather.php']!.get.parameters.find((p) => p.name === 'fields')!;
     expect(fields).toMatchObject({ style: 'form', explode: false, schema: { type: 'array', items: { type: 'string', enum: [...FIELD_GROUPS] } } });
     for (const g of FIELD_GROUPS) expect((await weather(`lat=40.80&lon=14.20&fields=${g}`, keys.business)).status, g).toBe(200);
@@ -169,7 +169,7 @@ describe('the API document', () => {
     expect((await weather('lat=40.80&lon=14.20&fields=weather', keys.business)).status).toBe(400);
   });
 
-  it("issue 28 item 8: weather.php's 200 example is a real answer: it validates and has a live Business answer's fields", async () => {
+  it("weather.php's 200 example is a real answer: it validates and has a live Business answer's fields", async () => {
     const example = doc.paths['/api/v1/weather.php']!.get.responses['200']!.content!['application/json']!.example as Record<string, unknown>;
     expect(example).toBeTypeOf('object');
     expect(errorsAgainst('/api/v1/weather.php', 200, example)).toBe('');

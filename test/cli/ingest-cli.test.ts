@@ -128,7 +128,7 @@ describe('meteopunto start with tiles already present', () => {
       expect(stdout).toMatch(/SERVING SAMPLE DATA for [^:]*\bmarine\b/);
       const file = /demo API key \(business plan\): written to (\S+) \(readable by this user only\)/.exec(stdout)?.[1] ?? '';
       expect(file).toBe(join(data, 'demo-key.txt'));
-      // The curl to try names the port served, not the default 8080 (issue 27).
+      // The curl to try names the port served, not the default 8080.
       expect(stdout).toContain(`try: curl '${base}/api/v1/weather.php?lat=41.9&lon=12.5' -H "X-API-Key: $(cat ${file})"`);
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const key = readFileSync(file, 'utf8').trim();

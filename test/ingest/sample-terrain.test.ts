@@ -1,5 +1,5 @@
 /**
- * The sample's terrain is real (issue 29: the analytic one put Florence at
+ * The sample's terrain is real (an analytic one once put Florence at
  * 1,548 m, Bolzano at 2,361 m, Naples at 316 m): the ICON-2I orography and
  * the 1 km DEM of northern Italy shipped in ingest/sample/orography/, read
  * with no file outside the repository. On the sample's own grids the towns

@@ -1,5 +1,5 @@
 /**
- * Issue 26, item 2: each accumulated value lands on the interval it
+ * Each accumulated value lands on the interval it
  * describes, and precipitation at a time is the amount of the interval that
  * holds it. Files written by netCDF4-python in the Climate Data Store's
  * NetCDF layout (test/ingest/fixtures/era5_accumulation_layouts.py); the

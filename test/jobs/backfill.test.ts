@@ -1,5 +1,5 @@
 /**
- * Issue 13, backfill: a 1925 year in the NOAA PSL 20CRv3 layout (per-variable
+ * Backfill: a 1925 year in the NOAA PSL 20CRv3 layout (per-variable
  * NetCDF4 files written by netCDF4-python, test/api/history/fixtures/
  * write_20crv3.py) served from a loopback HTTP server is backfilled by
  * `meteopunto backfill reanalysis` through real `meteopunto worker`

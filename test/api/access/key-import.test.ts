@@ -1,5 +1,5 @@
 /**
- * Moving to REDIS_URL after issuing keys without it (issue 27: every key was
+ * Moving to REDIS_URL after issuing keys without it (the keys must not be
  * silently dropped). `meteopunto keys import` copies keys.json into Redis,
  * hashes only, and can run again; until it runs, the `keys` CLI and the
  * server say so in one line. A private redis-server, the real CLI through

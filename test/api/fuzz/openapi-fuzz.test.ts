@@ -1,5 +1,5 @@
 /**
- * The fuzzer driven by the API document (issue 28; what Schemathesis does,
+ * The fuzzer driven by the API document (what Schemathesis does,
  * with fast-check): requests to weather.php and widget.php generated from the
  * document's own parameter schemas, valid and invalid (./openapi-cases.ts),
  * with a Business, a Free and a widget key and none, placed as the

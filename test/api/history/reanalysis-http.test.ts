@@ -1,5 +1,5 @@
 /**
- * Issue 13: real ERA5 files ingested as `reanalysis` (one store per year,
+ * History: real ERA5 files ingested as `reanalysis` (one store per year,
  * files of one year merged) answer weather.php?time=… over real HTTP with a
  * Business key. Expected values are computed independently in Python
  * (fixtures/era5_reference.py: ecCodes grib_get_data for GRIB, netCDF4-python

@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 1: no API key in clear in any log line or error body. The
+ * No API key in clear in any log line or error body. The
  * server logs at `info` (the default) into a captured stream; requests carry
  * keys in `api_key=`, `key=`, a percent-encoded parameter name, `X-API-Key`
  * and a malformed URL whose error message quotes it.

@@ -1,5 +1,5 @@
 /**
- * The log-grep test (issue 28): every line a real `meteopunto serve` process
+ * The log-grep test: every line a real `meteopunto serve` process
  * writes (JSON log at debug level, stdout and stderr) while every route is
  * asked with every secret the test created — a Business key, a widget key,
  * the operator token — placed every way a client may place it (a key

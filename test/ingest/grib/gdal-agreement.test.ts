@@ -56,7 +56,7 @@ describeShared('GRIB reader agrees with GDAL on every message of every shared GR
     if (rows.length > 0) console.info(['| file | max abs diff vs GDAL |', '|---|---|', ...rows].join('\n'));
   });
 
-  it('finds the nine GRIB files of SOURCES.md', () => {
+  it('finds the nine GRIB files of the shared data', () => {
     expect(files.map((f) => relative(SHARED_DATA, f))).toEqual([
       'adriatic-waves/test.grib1',
       'cosmo2i-rotated/COS2I_orog_20180825.grb',

@@ -1,6 +1,6 @@
 /**
  * Hand-derived expectations for the shared GRIB files: exact grid
- * definitions (from SOURCES.md and the WMO header fields), metadata, and
+ * definitions (from the data's provenance notes and the WMO header fields), metadata, and
  * physical sanity values at known places; the rotated COSMO grid against
  * ecCodes' own geographic coordinates; alternative row scanning against the
  * smoothness of a real temperature field.

@@ -13,7 +13,7 @@ import { dataFile } from '../../support/shared-data.js';
 
 export const IFS_FILE = () => dataFile('ifs-hres-t2m-italy/alternate-scanning.grib');
 export const ERA5_FILE = () => dataFile('era5-t2m-europe/era5-single-level-scalar-time.grib');
-/** IFS HRES run 2021-08-01 12Z, step +3 h (SOURCES.md). */
+/** IFS HRES run 2021-08-01 12Z, step +3 h (the file's GRIB header: dataDate, dataTime, step). */
 export const IFS_RUN = new Date(Date.UTC(2021, 7, 1, 12));
 export const IFS_VALID_MS = Date.UTC(2021, 7, 1, 15);
 /** The path the test server publishes the IFS file under, as the URL template below fills it in. */

@@ -1,5 +1,5 @@
 /**
- * The tiles CLI as a newcomer meets it (issue 29), through the built entry
+ * The tiles CLI as a newcomer meets it, through the built entry
  * point: negative numbers are values (`--lon -2.85`, not "ambiguous"), in
  * the tiles group and in the others (the words are read once, in
  * cli/main.ts); an unknown product is "no such product" naming those there;

@@ -23,7 +23,7 @@ function tilesPoint(root: string, args: string[]) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-/** [file, lat, lon, GDAL options]: a point inside each DEM (42.46, 14.22 is the issue's, in Abruzzo). */
+/** [file, lat, lon, GDAL options]: a point inside each DEM (42.46, 14.22 in Abruzzo, where every DEM once failed). */
 const CASES: Array<[string, number, number, Parameters<typeof gdalBilinear>[4]]> = [
   ['icon2i-orography/I2ITA2KM_orog_20241009.grib2', 42.46, 14.22, {}],
   ['icon2i-orography/I2NITA2KM_orog_20241009.grib2', 45.9, 10.9, {}],

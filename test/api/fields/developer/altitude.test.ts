@@ -4,8 +4,8 @@
  * constant fields, a request with `alt` above the grid. The expected WBGT and
  * ET0 take the station pressure moved to `alt` by the hypsometric equation
  * written out here, and the science library's wbgt / et0Hourly; the route
- * must not report the grid's pressure at the point (issue 31's fourth mutation:
- * the builder passing no grid elevation).
+ * must not report the grid's pressure at the point (as it would if the
+ * builder passed no grid elevation).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
