@@ -114,16 +114,12 @@ export function maskChoice(m: MaskInputs): MaskChoice {
     }
   }
   if (any) {
+    // 0 when the point's own cell (the neighbour of largest weight) is of the kind, else the
+    // nearest in km of those read: by weight, a cell a degree-step away east can come before a nearer one north.
     let distanceKm = 0;
-    const first = m.order[0]!;
-    if (!allowed[first]) {
-      for (let r = 1; r < 4; r++) {
-        const k = m.order[r]!;
-        if (allowed[k]) {
-          distanceKm = m.cellKm[k]!;
-          break;
-        }
-      }
+    if (!allowed[m.order[0]!]) {
+      distanceKm = Infinity;
+      for (let k = 0; k < 4; k++) if (allowed[k] && m.cellKm[k]! < distanceKm) distanceKm = m.cellKm[k]!;
     }
     return { mode: 'bilinear', weights, allowed, distanceKm };
   }

@@ -16,6 +16,10 @@ export interface MarineRef {
   lon: number;
   /** Per neighbour (SW, SE, NW, NE): has a value (sea). */
   sea: boolean[];
+  /** Per neighbour, in the same order: great-circle distance from the point, km. */
+  corner_km: number[];
+  /** Per neighbour, in the same order: its bilinear weight. */
+  corner_w: number[];
   /** Bilinear over the sea neighbours, weights renormalised; null when none is sea. */
   bilinear_sea: number | null;
   /** The sea neighbour of largest bilinear weight (the `nearest` rule). */

@@ -112,8 +112,11 @@ describeShared('weather.php coastal over the real MED SST L4 file', () => {
       const { status, body } = await get(s, 'business', `lat=${r.lat}&lon=${r.lon}&time=${T}&fields=coastal`);
       expect(status).toBe(200);
       expect(Math.abs(body.coastal.sea_surface_temperature - r.bilinear_sea!), `${r.lat}, ${r.lon}`).toBeLessThanOrEqual(0.05 + 0.02);
-      expect(body.coastal.distance_km).toBeGreaterThanOrEqual(0);
-      expect(body.coastal.distance_km).toBeLessThanOrEqual(10);
+      // The values come from the sea neighbours: the distance is 0 when the point's own cell (the neighbour of
+      // largest weight) is sea, else that of the nearest sea neighbour, in km.
+      const own = [0, 1, 2, 3].reduce((a, b) => (r.corner_w[b]! > r.corner_w[a]! ? b : a));
+      const km = r.sea[own] ? 0 : Math.min(...[0, 1, 2, 3].filter((k) => r.sea[k] && r.corner_w[k]! > 0).map((k) => r.corner_km[k]!));
+      expect(body.coastal.distance_km, `${r.lat}, ${r.lon}: corners ${r.corner_km.map((d) => d.toFixed(2))}, sea ${r.sea}`).toBeCloseTo(km, 1);
     }
   });
 
@@ -146,7 +149,8 @@ describeShared('weather.php coastal over the real MED SST L4 file', () => {
     expect(dev.body).not.toHaveProperty('coastal');
     expect(dev.body).toHaveProperty('comfort');
     const biz = await get(s, 'business', 'lat=44.12&lon=12.7');
-    expect(biz.body.coastal.sea_surface_temperature).toEqual(expect.any(Number));
+    const [r] = marineReference({ kind: 'netcdf', file: SST_FILE, var: 'analysed_sst', points: [{ lat: 44.12, lon: 12.7 }] });
+    expect(Math.abs(biz.body.coastal.sea_surface_temperature - r!.bilinear_sea!), `${biz.body.coastal.sea_surface_temperature} vs ${r!.bilinear_sea}`).toBeLessThanOrEqual(0.05 + 0.02);
     for (const plan of ['developer', 'free'] as const) {
       const r = await get(s, plan, 'lat=44.12&lon=12.7&fields=coastal');
       expect(r.status).toBe(403);
