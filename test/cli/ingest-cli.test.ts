@@ -14,6 +14,13 @@ import { buildSampleDataset } from '../../ingest/sample/build.js';
 import { dataFile, describeShared } from '../support/shared-data.js';
 import { freePort } from '../support/redis-server.js';
 import { gdalBilinear } from '../ingest/pipeline-reference.js';
+import { TileStore } from '../../tiles/read/reader.js';
+
+/** WMO-No. 306 code table 3700: upper bound of Hs (m, inclusive) and the Italian name. */
+const WMO_3700: [number, string][] = [
+  [0, 'calmo'], [0.1, 'quasi calmo'], [0.5, 'poco mosso'], [1.25, 'mosso'], [2.5, 'molto mosso'],
+  [4, 'agitato'], [6, 'molto agitato'], [9, 'grosso'], [14, 'molto grosso'], [Infinity, 'tempestoso'],
+];
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -142,13 +149,16 @@ describe('meteopunto start with tiles already present', () => {
       expect(stdout.lastIndexOf('SERVING SAMPLE DATA')).toBeLessThan(stdout.indexOf('demo API key'));
       const res = await fetch(`${base}/api/v1/weather.php?lat=41.9&lon=12.5`, { headers: { 'X-API-Key': key } });
       expect(res.status).toBe(200);
-      const body = (await res.json()) as { temperature: number; temperature_source: string };
-      expect(typeof body.temperature).toBe('number');
+      const body = (await res.json()) as { temperature: number; temperature_source: string; valid_time: string };
       expect(body.temperature_source).toMatch(/sample/);
-      // The demo key is Business: coastal at sea off Naples, from the marine sample.
-      const sea = (await (await fetch(`${base}/api/v1/weather.php?lat=40.7&lon=14.1`, { headers: { 'X-API-Key': key } })).json()) as { coastal: { sea_state: { label: string }; source: string } };
+      // At the model orography there is no altitude correction: the grid's own 2 m temperature, to 0.1 °C.
+      const v = (await new TileStore(data).sample('nwp', 41.9, 12.5, Date.parse(body.valid_time))).values;
+      const atGrid = (await (await fetch(`${base}/api/v1/weather.php?lat=41.9&lon=12.5&alt=${v.elevation}`, { headers: { 'X-API-Key': key } })).json()) as { temperature: number };
+      expect(atGrid.temperature).toBeCloseTo(v.temperature_2m!, 1);
+      // The demo key is Business: coastal at sea off Naples, from the marine sample, its sea state by WMO table 3700.
+      const sea = (await (await fetch(`${base}/api/v1/weather.php?lat=40.7&lon=14.1`, { headers: { 'X-API-Key': key } })).json()) as { coastal: { wave_height: number; sea_state: { label: string }; source: string } };
       expect(sea.coastal.source).toMatch(/sample data/);
-      expect(sea.coastal.sea_state.label).toEqual(expect.any(String));
+      expect(sea.coastal.sea_state.label).toBe(WMO_3700.find(([max]) => sea.coastal.wave_height <= max)![1]);
     } finally {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
