@@ -1,32 +1,44 @@
 /**
- * Reanalysis case of `npm run bench`: one year of hourly
- * Italy at 0.25° in the ERA5 CDS NetCDF layout (12 monthly NetCDF4 files,
- * int16 packed like the CDS delivers them, generated once into a temp dir:
- * t2m, d2m, msl, u10, v10, i10fg, tcc, tp, ssrd, strd, fdir and z), then:
+ * Reanalysis section of `npm run bench` (history at speed): one year of
+ * hourly Italy at 0.25° in the ERA5 CDS NetCDF layout (./era5-year.ts: 12
+ * monthly NetCDF4 files, int16 packed like the CDS delivers them), then:
  *
- * - `meteopunto ingest reanalysis` of the 12 files (runIngest): seconds
- *   (target ≤ 60 s on the 2-core machine) and the year's store size;
- * - warm `time=` lookup (WeatherService.tryObserve of the Free fields at a
- *   time in that year; target: as fast as the forecast lookup), µs;
- * - cold `time=` lookup (a fresh tile store per point: manifest, chunks read
+ * - `meteopunto ingest reanalysis` of the 12 files in a child process
+ *   (./reanalysis-ingest.ts): seconds and peak resident set, against
+ *   {@link INGEST_SECONDS_TARGET} and {@link INGEST_RSS_TARGET_BYTES};
+ * - `time=` across the year: WeatherService.observe of the Free fields at
+ *   random points at random hours of the year (BENCH_TIME_REQUESTS, default
+ *   5,000) on a tile store at its DEFAULT cache size, nothing loaded before:
+ *   median, p99 (target {@link TIME_P99_TARGET_MS}) and the cache held
+ *   against its budget;
+ * - warm `time=` lookup at one instant (tryObserve, 500 points, default
+ *   cache), µs; cold (a fresh tile store per point: manifest, blocks read
  *   and decoded), ms.
  *
- * BENCH_REANALYSIS_DAYS (default 365) shortens the year for a quick check.
- * Run it alone: `node dist/bench/reanalysis.js`.
+ * BENCH_REANALYSIS_DAYS (default 365) shortens the year for a quick check
+ * (the targets are for a whole year). Run it alone:
+ * `BENCH_SECTIONS=reanalysis node dist/bench/run.js`.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { PublishedProducts } from '../api/router/published.js';
 import { WeatherService } from '../api/weather/service.js';
 import { processEnv } from '../config/process-env.js';
 import { integerSetting } from '../config/environment.js';
-import { runIngest } from '../ingest/pipeline.js';
-import { NX, NY, VARS, YEAR, writeEra5Year } from './era5-year.js';
 import { TileStore } from '../tiles/read/reader.js';
+import { NX, NY, VARS, YEAR, writeEra5Year } from './era5-year.js';
+import { ingestInChild } from './reanalysis-ingest.js';
+import type { BenchContext } from './section.js';
+
+/** One ERA5 year of Italy, hourly, on the 2-core machine. */
+export const INGEST_SECONDS_TARGET = 60;
+export const INGEST_RSS_TARGET_BYTES = 1024 ** 3;
+/** `time=` at random points and hours of one year, default cache: the interface's advertised typical latency. */
+export const TIME_P99_TARGET_MS = 20;
 
 const HOUR = 3_600_000;
+const MIB = 2 ** 20;
 
 function dirBytes(dir: string): number {
   let n = 0;
@@ -35,40 +47,75 @@ function dirBytes(dir: string): number {
 }
 
 const NO_GROUPS: ReadonlySet<never> = new Set();
+const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
-/** Cache for the warm time= lookups: the year's blocks the 500 points touch. */
-const WARM_CACHE_BYTES = 4 * 1024 ** 3;
+/** Deterministic points (mulberry32) so runs compare. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
-export async function runReanalysisBench(): Promise<void> {
-  const days = integerSetting(processEnv(), 'BENCH_REANALYSIS_DAYS', 365);
+export async function runReanalysisSection(ctx: Pick<BenchContext, 'checks'>): Promise<void> {
+  const env = processEnv();
+  const days = integerSetting(env, 'BENCH_REANALYSIS_DAYS', 365);
+  const requests = integerSetting(env, 'BENCH_TIME_REQUESTS', 5000);
   const work = mkdtempSync(join(tmpdir(), 'mp-bench-rean-'));
   try {
     const inputs = join(work, 'inputs');
     mkdirSync(inputs);
     let t = performance.now();
     const files = await writeEra5Year(inputs, days);
-    console.log(`reanalysis bench: ${files.length} ERA5-layout NetCDF4 files, ${days} days hourly, ${NX}×${NY} cells at 0.25°, ${VARS.length} variables + z, written in ${((performance.now() - t) / 1000).toFixed(1)} s (${(dirBytes(inputs) / 2 ** 20).toFixed(0)} MiB)`);
+    console.log(`reanalysis bench: ${files.length} ERA5-layout NetCDF4 files, ${days} days hourly, ${NX}×${NY} cells at 0.25°, ${VARS.length} variables + z, written in ${((performance.now() - t) / 1000).toFixed(1)} s (${(dirBytes(inputs) / MIB).toFixed(0)} MiB)`);
     const root = join(work, 'data');
-    t = performance.now();
-    const r = await runIngest({ root, product: 'reanalysis', files, source: { model: 'ERA5' } });
-    const ingestS = (performance.now() - t) / 1000;
+    const ing = await ingestInChild(root, files);
     const store = dirBytes(join(root, 'tiles', 'reanalysis', String(YEAR)));
-    console.log(`  ingest reanalysis: ${ingestS.toFixed(1)} s for ${r.times} steps × ${r.variables.length} variables (target ≤ 60 s for a year); store ${(store / 2 ** 20).toFixed(1)} MiB`);
+    console.log(`  ingest reanalysis (child process): ${ing.seconds.toFixed(1)} s, peak RSS ${(ing.peakRssBytes / MIB).toFixed(0)} MiB, for ${ing.times} steps × ${ing.variables} variables; store ${(store / MIB).toFixed(1)} MiB`);
+    const whole = days >= 365 ? '' : ` (${days} days, not a whole year)`;
+    ctx.checks.push(
+      { what: `ERA5 year ingest, seconds${whole}`, measured: ing.seconds.toFixed(1), target: `≤ ${INGEST_SECONDS_TARGET}`, pass: ing.seconds <= INGEST_SECONDS_TARGET },
+      { what: `ERA5 year ingest, peak RSS MiB${whole}`, measured: (ing.peakRssBytes / MIB).toFixed(0), target: `≤ ${INGEST_RSS_TARGET_BYTES / MIB}`, pass: ing.peakRssBytes <= INGEST_RSS_TARGET_BYTES },
+    );
 
-    const timeMs = Date.UTC(YEAR, 0, 1) + Math.floor((days * 24) / 2) * HOUR + 30 * 60_000;
+    // time= across the year at the default cache, from cold.
+    const y0 = Date.UTC(YEAR, 0, 1);
+    const hours = days * 24;
+    const rnd = prng(20261126);
+    const tiles = new TileStore(root);
+    const service = new WeatherService(tiles, new PublishedProducts(tiles, root));
+    const lat: number[] = [];
+    for (let k = 0; k < requests; k++) {
+      // From the fourth hour on, so that the trend's three hours back are in the year too.
+      const p = { lat: 37 + rnd() * 9.5, lon: 7 + rnd() * 11, timeMs: y0 + (3 + rnd() * (hours - 4)) * HOUR, plan: 'free' as const, groups: NO_GROUPS };
+      const c = performance.now();
+      if (!service.tryObserve(p)) await service.observe(p);
+      lat.push(performance.now() - c);
+    }
+    lat.sort((a, b) => a - b);
+    const st = tiles.cacheStats();
+    const p99 = quantile(lat, 0.99);
+    console.log(`  time= at random points and hours of ${YEAR} (Free fields, default cache ${(st.maxBytes / MIB).toFixed(0)} MiB, from cold): median ${quantile(lat, 0.5).toFixed(2)} ms, p99 ${p99.toFixed(1)} ms, max ${lat[lat.length - 1]!.toFixed(1)} ms over ${requests}; cache ${(st.bytes / MIB).toFixed(0)} MiB held, ${st.misses} blocks decoded, ${st.hits} hits`);
+    ctx.checks.push(
+      { what: `time= random points and hours of a year, p99 ms${whole}`, measured: p99.toFixed(1), target: `≤ ${TIME_P99_TARGET_MS}`, pass: p99 <= TIME_P99_TARGET_MS },
+      { what: 'time= random, decoded blocks held, MiB', measured: (st.bytes / MIB).toFixed(0), target: `≤ ${(st.maxBytes / MIB).toFixed(0)} (default budget)`, pass: st.bytes <= st.maxBytes },
+    );
+
+    // One instant, warm and cold.
+    const timeMs = y0 + Math.floor(hours / 2) * HOUR + 30 * 60_000;
     const points = Array.from({ length: 500 }, (_, k) => ({ lat: 37 + ((k * 7919) % 1000) / 1000 * 9.5, lon: 7 + ((k * 104_729) % 1000) / 1000 * 11, timeMs, plan: 'free' as const, groups: NO_GROUPS }));
     const cold: number[] = [];
     for (const p of points.slice(0, 50)) {
-      const tiles = new TileStore(root);
-      const service = new WeatherService(tiles, new PublishedProducts(tiles, root));
+      const fresh = new TileStore(root);
+      const s = new WeatherService(fresh, new PublishedProducts(fresh, root));
       const c = performance.now();
-      await service.observe(p);
+      await s.observe(p);
       cold.push(performance.now() - c);
     }
-    // Every block spans the whole year (8,760 steps): the warm phase needs them all cached, more than the
-    // default budget sized for forecast stores, so it gets its own (the cold phase above keeps the default).
-    const tiles = new TileStore(root, { cacheBytes: WARM_CACHE_BYTES });
-    const service = new WeatherService(tiles, new PublishedProducts(tiles, root));
     for (const p of points) await service.observe(p);
     const warm: number[] = [];
     for (let round = 0; round < 10; round++) {
@@ -78,11 +125,10 @@ export async function runReanalysisBench(): Promise<void> {
         warm.push(Number(process.hrtime.bigint() - c) / 1000);
       }
     }
-    const median = (a: number[]) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
-    console.log(`  time= lookup (Free fields, ${new Date(timeMs).toISOString()}): warm median ${median(warm).toFixed(2)} µs over ${warm.length} (${(tiles.cacheStats().bytes / 2 ** 20).toFixed(0)} MiB of decoded blocks); cold (fresh tile store) median ${median(cold).toFixed(1)} ms over ${cold.length}`);
+    warm.sort((a, b) => a - b);
+    cold.sort((a, b) => a - b);
+    console.log(`  time= lookup (Free fields, ${new Date(timeMs).toISOString()}, default cache): warm median ${quantile(warm, 0.5).toFixed(2)} µs over ${warm.length}; cold (fresh tile store) median ${quantile(cold, 0.5).toFixed(1)} ms over ${cold.length}`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await runReanalysisBench();

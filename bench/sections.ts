@@ -11,7 +11,7 @@ export const SECTIONS: readonly BenchSection[] = [
   { name: 'free-field', run: async (ctx) => (await import('./free-field.js')).runFreeFieldSection(ctx) },
   { name: 'http', run: async (ctx) => (await import('./http-report.js')).runHttpSection(ctx) },
   { name: 'random-points', needs: ['http'], run: async (ctx) => (await import('./random-points.js')).runRandomPointsSection(ctx) },
-  { name: 'reanalysis', run: async () => (await import('./reanalysis.js')).runReanalysisBench() },
+  { name: 'reanalysis', run: async (ctx) => (await import('./reanalysis.js')).runReanalysisSection(ctx) },
 ];
 
 /**
