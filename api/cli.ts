@@ -7,7 +7,7 @@
  * $LOG_LEVEL (default info): readable lines on a terminal, pino's JSON lines
  * otherwise ($METEOPUNTO_LOG_FORMAT forces either; ./request-log.ts). Chunk cache:
  * $METEOPUNTO_TILE_CACHE_MB (default: the decoded size of the stores
- * published at start-up plus a quarter, at least 256 MiB, at most half the
+ * published at start-up plus the largest again, at least 256 MiB, at most half the
  * memory: tiles/read/cache-budget.ts; logged at start).
  *
  * SIGTERM or SIGINT closes the server gracefully: it stops accepting
@@ -17,6 +17,8 @@
 import type { FastifyInstance } from 'fastify';
 import { dataDir } from '../config/paths.js';
 import { TileStore } from '../tiles/read/reader.js';
+import type { WarmReport } from '../tiles/read/warm.js';
+import { defaultReadPlan } from './weather/warm-plan.js';
 import { buildApp } from './app.js';
 import { processEnv } from '../config/process-env.js';
 import { integerSetting, setting, type Environment } from '../config/environment.js';
@@ -87,6 +89,13 @@ export function parseServeArgs(argv: readonly string[], env: Environment = proce
   return opts;
 }
 
+/** One line per warmed version: a start's, or a publish's switch. */
+function logWarm(app: FastifyInstance, r: WarmReport): void {
+  const what = { product: r.key, version: r.version, blocks: r.blocks, of: r.total, MiB: Math.round(r.bytes / 2 ** 20), ms: Math.round(r.ms) };
+  if (r.stopped) app.log.warn({ ...what, stopped: r.stopped }, r.gone ? 'version removed while warming: not switched to' : 'tile warm stopped early');
+  else app.log.info(what, r.switched ? 'new version warm: switched to it' : 'version warm');
+}
+
 /** Close the app on SIGTERM/SIGINT; resolves once closed. */
 function closeOnSignal(app: FastifyInstance): Promise<void> {
   return new Promise((resolveClosed) => {
@@ -133,10 +142,18 @@ export async function run(argv: string[], hooks: ServeHooks = {}): Promise<numbe
     return 0;
   }
   const root = dataDir();
-  const tiles = new TileStore(root, { decodeThreads: opts.decodeThreads, ...(opts.cacheBytes !== undefined ? { cacheBytes: opts.cacheBytes } : {}) });
+  // A new version is warmed before it answers, and /healthz is not ready until the start's warm is done (tiles/read/warm.ts).
+  let onWarm: (r: WarmReport) => void = () => undefined;
+  const tiles = new TileStore(root, {
+    decodeThreads: opts.decodeThreads,
+    ...(opts.cacheBytes !== undefined ? { cacheBytes: opts.cacheBytes } : {}),
+    warm: defaultReadPlan(),
+    onWarm: (r) => onWarm(r),
+  });
   const env = processEnv();
   const { logger, requestLines } = serverLogging(logFormat(env, process.stdout.isTTY === true), setting(env, 'LOG_LEVEL') ?? 'info');
   const app = await buildApp({ dataDir: root, tiles, limits: serverLimits(), trustProxy: trustProxy(), logger, requestLines });
+  onWarm = (r) => logWarm(app, r);
   const closed = closeOnSignal(app);
   let url: string;
   try {
@@ -153,6 +170,11 @@ export async function run(argv: string[], hooks: ServeHooks = {}): Promise<numbe
   if (!products.some((p) => p.feeds.includes('base'))) app.log.warn({ dataDir: root }, 'no forecast data published yet: weather.php answers 503 until `meteopunto ingest nwp <file>` or `meteopunto demo` runs');
   const sample = products.filter((p) => app.tiles.manifest(p.product)?.source.sample === true).map((p) => p.product);
   if (sample.length > 0) app.log.warn({ products: sample }, `serving SAMPLE data (meteopunto demo), not real data: ${sample.join(', ')}`);
+  const t0 = performance.now();
+  void app.tiles.warmLive(products.filter((p) => p.layout !== 'periods').map((p) => p.product)).then(
+    (done) => app.log.info({ ms: Math.round(performance.now() - t0), blocks: done.reduce((n, r) => n + r.blocks, 0), MiB: Math.round(done.reduce((n, r) => n + r.bytes, 0) / 2 ** 20) }, 'tile cache warm: ready'),
+    (err: unknown) => app.log.error({ err }, 'tile cache warm failed'),
+  );
   await hooks.onListening?.(url);
   await closed;
   return 0;

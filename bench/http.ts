@@ -54,6 +54,8 @@ function queryOf(p: PointQuery): string {
 export interface LoadWindow {
   ms?: number;
   requests?: number;
+  /** Stop sending once this returns true (checked before each request). */
+  until?: () => boolean;
 }
 
 /**
@@ -83,7 +85,7 @@ export async function load(
       let buf: Buffer = Buffer.alloc(0);
       let sentAt = 0;
       const send = () => {
-        if (next >= maxRequests || performance.now() >= end) {
+        if (next >= maxRequests || performance.now() >= end || window.until?.()) {
           sock.end();
           return;
         }

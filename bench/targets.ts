@@ -26,6 +26,8 @@ export const ELAPSED_TARGET_MS = { redis: 0.25, embedded: 0.05 };
 export const RANDOM_RATIO_TARGET = 0.3;
 /** …and their p99 latency at most this many times the single-point p99 (same key). */
 export const RANDOM_P99_FACTOR = 2;
+/** From the first request after a start or a publish (./cold-phase.ts): random points' p99, ms, and requests/s over the bare route's. */
+export const COLD_PHASE_TARGET = { p99Ms: 20, ratio: 0.3 } as const;
 
 /** One target: the figure, the bound, and whether it held. */
 export interface Check {

@@ -50,7 +50,7 @@ export const VARIABLES: readonly VariableSpec[] = Object.freeze([
   { name: 'REDIS_URL', kind: { type: 'redis-url' }, default: '', description: 'Redis for keys, quotas and job queues (`redis://` or `rediss://`); unset: embedded keys file and in-process quotas, no workers', usedBy: 'serve, keys, worker, jobs' },
   ours('DATA', str, './data', 'data directory: tiles, keys.json, jobs.json, inbox', 'all', false),
   ours('DOMAIN', { type: 'domain' }, '35,48,5,20.5', 'ingest crop box `<south>,<north>,<west>,<east>` in degrees; the API validates lat/lon by the interface whatever this says', 'ingest, worker', false),
-  ours('TILE_CACHE_MB', int(16), '', 'decoded tile cache of the server, MiB; unset: sized from the published stores (decoded size + 25 %, 256 MiB to half the memory)', 'serve', false),
+  ours('TILE_CACHE_MB', int(16), '', 'decoded tile cache of the server, MiB; unset: sized from the published stores (their decoded size plus the largest again, for a new version warmed beside the live one; 256 MiB to half the memory)', 'serve', false),
   ours('DECODE_THREADS', int(0), '0', 'threads of `serve` decoding cold tile blocks off the event loop (0: on it)', 'serve', false),
   ours('INDEX_WORKERS', int(0), '', 'worker threads computing the derived indices at ingest (0: on the main thread); unset: one per core, at most 4', 'ingest, worker', false),
   ours('GRIB_PYTHON', str, '/usr/bin/python3', 'Python interpreter driving the ecCodes C library for GRIB decoding', 'ingest, worker', false),

@@ -9,7 +9,8 @@
  * the past. When that product's time axis does not hold the current time,
  * every weather.php and widget.php request without `time=` answers 503 —
  * whether a forecast was not renewed or the demo sample was built days ago —
- * so the node is not healthy, whatever else it holds.
+ * so the node is not healthy, whatever else it holds. A starting server that
+ * warms its tile cache (tiles/read/warm.ts) is not ready until it is warm.
  */
 import type { Manifest } from '../../tiles/manifest.js';
 import type { TileStore } from '../../tiles/read/reader.js';
@@ -18,7 +19,7 @@ import type { PublishedProducts } from '../router/published.js';
 /** The feed weather.php cannot answer without. */
 export const ESSENTIAL_FEED = 'base';
 
-export const HEALTH_REASON_CODES = ['no_base_product', 'now_not_covered'] as const;
+export const HEALTH_REASON_CODES = ['no_base_product', 'now_not_covered', 'warming'] as const;
 export type HealthReasonCode = (typeof HEALTH_REASON_CODES)[number];
 
 export interface HealthReason {
@@ -51,6 +52,13 @@ export function coversNow(m: Manifest, nowMs: number): boolean {
 
 /** The reasons the node cannot answer (empty: healthy). */
 export function healthReasons(published: PublishedProducts, tiles: TileStore, nowMs: number): HealthReason[] {
+  const reasons = dataReasons(published, tiles, nowMs);
+  // A starting server answers, but every request waits for a decode until its cache is warm (tiles/read/warm.ts).
+  if (tiles.warming()) reasons.push({ code: 'warming', message: 'starting: the tile cache is being warmed; answers are slow until it is' });
+  return reasons;
+}
+
+function dataReasons(published: PublishedProducts, tiles: TileStore, nowMs: number): HealthReason[] {
   const base = published.candidates(ESSENTIAL_FEED, nowMs);
   const anyBase = base.some((c) => c.layout !== 'periods' || published.periods(c.product).length > 0);
   if (!anyBase) return [{ code: 'no_base_product', message: 'no product feeding the base fields is published: weather.php can answer nothing' }];

@@ -4,10 +4,14 @@
  * (../shared/data/ifs-hres-t2m-italy) ingested as nwp through the real
  * pipeline — answers 503 with the reason today, as weather.php does, and
  * 200 at the file's own valid time (regression: "ok" with covers_now false).
+ * A starting server (a store that warms, as `meteopunto serve` has it) is
+ * not ready, reason `warming`, until its warm is done, then ready.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.js';
+import { defaultReadPlan } from '../../api/weather/warm-plan.js';
+import { TileStore } from '../../tiles/read/reader.js';
 import { runIngest } from '../../ingest/pipeline.js';
 import { dataFile, describeShared } from '../support/shared-data.js';
 import { installTestKey, keyedInject, tempDataDir, testAccess } from './tile-fixture.js';
@@ -54,5 +58,22 @@ describeShared('/healthz on a forecast that has run out (the real IFS file)', ()
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: 'ok', reasons: [] });
     expect((await keyedInject(app, '/api/v1/weather.php?lat=45&lon=10')).statusCode).toBe(200);
+  });
+
+  it('starting: 503 with reason warming until the tile cache is warm, then 200; weather.php answers meanwhile', async () => {
+    const tiles = new TileStore(data.dir, { warm: defaultReadPlan() });
+    const app = await buildApp({ dataDir: data.dir, access: testAccess(data.dir), clock: () => Date.parse(VALID), tiles });
+    apps.push(app);
+    const warm = tiles.warmLive(['nwp']);
+    const res = await app.inject({ url: '/healthz' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().reasons).toEqual([{ code: 'warming', message: 'starting: the tile cache is being warmed; answers are slow until it is' }]);
+    expect((await keyedInject(app, '/api/v1/weather.php?lat=45&lon=10')).statusCode).toBe(200);
+    const done = await warm;
+    expect(done).toEqual([expect.objectContaining({ key: 'nwp', switched: false })]);
+    expect(done[0]!.stopped).toBeUndefined();
+    const after = await app.inject({ url: '/healthz' });
+    expect(after.statusCode).toBe(200);
+    expect(after.json()).toMatchObject({ status: 'ok', reasons: [] });
   });
 });

@@ -17,6 +17,6 @@ describe('bench sections', () => {
   });
 
   it('refuses an unknown name, listing the known ones', () => {
-    expect(() => selectSections('http,warp')).toThrow(/'warp' is not one of point-lookup, free-field, http, random-points, reanalysis/);
+    expect(() => selectSections('http,warp')).toThrow(/'warp' is not one of point-lookup, free-field, http, random-points, cold-phase, reanalysis/);
   });
 });

@@ -81,6 +81,40 @@ export class ChunkCache {
     return p;
   }
 
+  /** Whether block `id` is cached. */
+  has(id: number): boolean {
+    return this.lru.has(id);
+  }
+
+  /**
+   * Decode block `req` with `decode` (a warm, ./warm.ts: in a decode thread) and cache it, unless it is cached or
+   * being loaded; counted in `warmed`, not in `misses`.
+   */
+  async warm(req: BlockRequest, decode: (req: BlockRequest) => Promise<ChunkData>): Promise<void> {
+    if (this.lru.has(req.id)) return;
+    const running = this.inflight.get(req.id);
+    if (running) {
+      await running;
+      return;
+    }
+    const p = decode(req);
+    this.inflight.set(req.id, p);
+    try {
+      this.lru.set(req.id, await p);
+      this.warmed++;
+    } finally {
+      this.inflight.delete(req.id);
+    }
+  }
+
+  /** Blocks decoded by warms. */
+  warmed = 0;
+
+  /** Drop blocks first…first + n − 1 (a version no longer read). */
+  deleteRange(first: number, n: number): void {
+    for (let id = first; id < first + n; id++) this.lru.delete(id);
+  }
+
   clear(): void {
     this.lru.clear();
   }

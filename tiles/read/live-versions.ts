@@ -17,7 +17,12 @@ export interface StoreEntry {
   stamp: string;
   /** Its storage key. */
   manifestKey: string;
+  /** A newer version being warmed before it replaces `state` (./warm.ts). */
+  pending?: VersionState | null;
 }
+
+/** What to do with a new version found for a store: by default it answers at once; ./warm.ts stages it. */
+export type AdoptVersion = (key: string, e: StoreEntry, vs: VersionState) => void;
 
 /** `nwp`, `reanalysis/1950`. */
 export const STORE_KEY = /^[a-z0-9][a-z0-9_-]*(\/\d{4})?$/;
@@ -29,6 +34,9 @@ export class LiveVersions {
   constructor(
     private readonly storage: TileStorage,
     private readonly checkMs: number,
+    private readonly adopt: AdoptVersion = (_key, e, vs) => {
+      e.state = vs;
+    },
   ) {}
 
   /** The store's entry with its live version at `nowMs`; undefined for an invalid key. */
@@ -46,9 +54,11 @@ export class LiveVersions {
     if (stamp === e.stamp) return e;
     let m = stamp !== '' ? readManifestView(view, key, this.storage.location) : null;
     e.stamp = stamp;
-    if (!m) {
-      e.state = null;
-    } else if (!e.state || e.state.version !== m.version) {
+    if (!m || e.state?.version === m.version) {
+      // Withdrawn, or back to the live version: a version being warmed is not switched to.
+      if (!m) e.state = null;
+      e.pending = null;
+    } else if (e.pending?.version !== m.version) {
       let vs: VersionState;
       try {
         vs = versionState(key, this.storage, m, this.nextId);
@@ -58,8 +68,8 @@ export class LiveVersions {
         e.stamp = '-';
         vs = versionState(key, this.storage, m, this.nextId);
       }
-      e.state = vs;
       this.nextId += idSpan(vs);
+      this.adopt(key, e, vs);
     }
     return e;
   }

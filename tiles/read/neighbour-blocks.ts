@@ -86,7 +86,7 @@ export class NeighbourBlocks {
 }
 
 /** The load request of block (kind and window `wk`, spatial chunk c) of a version: its members' chunk files. */
-function blockRequest(vs: VersionState, wk: number, c: number, id: number): BlockRequest {
+export function blockRequest(vs: VersionState, wk: number, c: number, id: number): BlockRequest {
   const kind = Math.floor(wk / vs.nWin);
   const win = wk - kind * vs.nWin;
   const ty = Math.floor(c / vs.ncx);

@@ -27,6 +27,7 @@
  * every variable's raw values are gathered before any is computed
  * (./point-values.ts).
  */
+import { availableParallelism } from 'node:os';
 import type { Manifest } from '../manifest.js';
 import { TileError } from '../errors.js';
 import type { PointSample } from '../types.js';
@@ -41,6 +42,7 @@ import { PointValues, outsideIntervals } from './point-values.js';
 import { applyMasks } from './masked-values.js';
 import { tileStorage, type TilesAt } from '../storage/open.js';
 import type { TileStorage } from '../storage/types.js';
+import { VersionWarmer, type WarmPlan, type WarmReport } from './warm.js';
 
 export interface TileStoreOptions {
   /** Chunk cache budget in bytes (default: sized from the stores published when the store opens, ./cache-budget.ts). */
@@ -49,6 +51,13 @@ export interface TileStoreOptions {
   manifestCheckMs?: number;
   /** Threads decoding cold blocks off the event loop (./decode-pool.ts); 0 or absent: on the calling thread. */
   decodeThreads?: number;
+  /**
+   * Warm a new version before it answers (./warm.ts): the variables to warm per store. Absent: a new version
+   * answers as soon as current.json names it, cold.
+   */
+  warm?: WarmPlan;
+  /** Each finished warm (the server logs it). */
+  onWarm?: (r: WarmReport) => void;
 }
 
 /** A store's version as pinned for one request (opaque to callers: pass it back to the `…In` methods). */
@@ -59,6 +68,9 @@ const MAX_LOAD_ROUNDS = 4;
 export class TileStore {
   private readonly cache: ChunkCache;
   private readonly versions: LiveVersions;
+  private readonly warmer: VersionWarmer | undefined;
+  /** The start's warm (warmLive) while it runs. */
+  private starting: Promise<WarmReport[]> | null = null;
   // Scratch of the synchronous lookup: neighbour blocks per kind (with the clock of the lookup), gathered raw and computed values.
   private readonly nb: NeighbourBlocks;
   private readonly pv = new PointValues();
@@ -78,9 +90,44 @@ export class TileStore {
     const threads = opts.decodeThreads ?? 0;
     this.storage = tileStorage(root);
     this.root = typeof root === 'string' ? root : this.storage.location;
+    // Warms decode in threads whatever decodeThreads says: the event loop keeps answering from the live version.
+    // The larger pool first: the process-wide pool is replaced when a larger one is asked for (./decode-pool.ts).
+    const lanes = Math.max(1, threads, availableParallelism());
+    const warmDecode = opts.warm ? threadDecoder(lanes) : undefined;
     this.cache = new ChunkCache(opts.cacheBytes ?? autoCacheBytes(this.storage), (id) => this.dropSlot(id), threads > 0 ? threadDecoder(threads) : undefined);
-    this.versions = new LiveVersions(this.storage, opts.manifestCheckMs ?? 1000);
+    if (opts.warm && warmDecode) {
+      const w = new VersionWarmer(this.cache, opts.warm, warmDecode, opts.onWarm, lanes);
+      this.warmer = w;
+      this.versions = new LiveVersions(this.storage, opts.manifestCheckMs ?? 1000, (key, e, vs) => w.adopt(key, e, vs));
+    } else {
+      this.versions = new LiveVersions(this.storage, opts.manifestCheckMs ?? 1000);
+    }
     this.nb = new NeighbourBlocks(this.cache);
+  }
+
+  /**
+   * Warm the live versions of `keys` now (a starting server: ./warm.ts); resolves with what was warmed. Until
+   * then `warming()` is true. Without a warm plan, nothing is warmed.
+   */
+  warmLive(keys: readonly string[]): Promise<WarmReport[]> {
+    const w = this.warmer;
+    if (!w) return Promise.resolve([]);
+    const entries: Array<[string, StoreEntry]> = [];
+    for (const key of keys) {
+      const e = this.entryOf(key);
+      if (e) entries.push([key, e]);
+    }
+    const p = w.warmLive(entries);
+    this.starting = p;
+    void p.finally(() => {
+      if (this.starting === p) this.starting = null;
+    });
+    return p;
+  }
+
+  /** Whether the start's warm (warmLive) is still running (/healthz: not ready). */
+  warming(): boolean {
+    return this.starting !== null;
   }
 
   /** The live manifest of a store (`nwp`, `reanalysis/1950`), or null when none is published. */

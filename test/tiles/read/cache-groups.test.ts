@@ -54,8 +54,10 @@ describe('cache groups', () => {
     expect(autoCacheBytes(root)).toBe(MIN_CACHE_BYTES);
     await writeProductVersion(root, withCatalogue({ product: 'nwp', grid: GRID, times, variables: VARIABLES, source: { files: ['t'] } }));
     const m = new TileStore(root).manifest('nwp')!;
-    // 9 time-varying variables × 6 steps + 1 static, 1600 cells, 2 bytes (all int16 here)
-    expect(decodedBytes(m)).toBe(CELLS * 2 * (9 * STEPS + 1));
+    // 9 time-varying variables × 6 steps + 1 static, 2 bytes (all int16 here), over whole 32 × 32 chunks:
+    // 40 × 40 cells take 2 × 2 chunks, 64 × 64 cells
+    expect(m.chunk).toEqual({ y: 32, x: 32 });
+    expect(decodedBytes(m)).toBe(64 * 64 * 2 * (9 * STEPS + 1));
     expect(autoCacheBytes(root)).toBe(MIN_CACHE_BYTES); // far below the floor
     expect(autoCacheBytes(root, 100_000)).toBe(50_000); // half of a (tiny) machine's memory caps it
   });

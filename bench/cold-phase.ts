@@ -1,0 +1,225 @@
+/**
+ * The cold phase, as users meet it: weather.php at random points across
+ * Italy right after a server starts and right after a new forecast version
+ * is published, against the bare route measured in the same run.
+ *
+ * 1. The sample dataset (`meteopunto demo`'s, every product) is built in a
+ *    temp dir.
+ * 2. The bare route is loaded for BENCH_SECONDS (./servers.ts).
+ * 3. `meteopunto serve` starts as a child process, as in production (keys and
+ *    quotas in Redis with BENCH_REDIS_URL, a Business key, request lines off).
+ *    The bench waits for /healthz 200, as a load balancer does, asks one point
+ *    (the first answer), then loads random points for BENCH_SECONDS: the
+ *    start phase.
+ * 4. A copy of the live nwp version is published through the real publish
+ *    path (temp dir, rename, current.json), under load: from the publish until
+ *    BENCH_SECONDS after /healthz names the new version (which includes the
+ *    time the old version answers while the new one warms): the publish
+ *    phase.
+ * 5. The next BENCH_SECONDS, warm: the reference the two are read against
+ *    (on a loaded machine its p99 is no better than theirs).
+ *
+ * Each phase's p99 and requests/s over the bare route's go to the run's
+ * targets (./targets.ts). Alone: `BENCH_SECTIONS=cold-phase npm run bench`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSampleDataset } from '../ingest/sample/build.js';
+import { productDir } from '../config/paths.js';
+import { readManifestSync } from '../tiles/manifest-file.js';
+import { commitVersion, createTempVersion, newVersionName } from '../tiles/write/publish.js';
+import { tileStorage } from '../tiles/storage/open.js';
+import { processEnv } from '../config/process-env.js';
+import { setting } from '../config/environment.js';
+import type { PointQuery } from '../api/weather/service.js';
+import { benchAccessEnv, createBenchKey } from './api-key.js';
+import { load, measureWith } from './http.js';
+import type { LoadResult } from './rounds.js';
+import { withServer } from './servers.js';
+import { COLD_PHASE_TARGET, type Check } from './targets.js';
+import type { BenchContext } from './section.js';
+import { benchPoints } from './data.js';
+
+const WEATHER_PATH = '/api/v1/weather.php';
+/** A starting server must be ready within this (the sample's warm takes seconds). */
+const READY_TIMEOUT_MS = 180_000;
+
+export interface ColdPhase {
+  what: string;
+  load: LoadResult;
+  /** Seconds the phase covered. */
+  seconds: number;
+}
+
+export interface ColdPhaseResult {
+  bare: LoadResult;
+  /** From spawn: listening (/healthz answers), ready (/healthz 200), ms. */
+  listeningMs: number;
+  readyMs: number;
+  firstAnswerMs: number;
+  start: ColdPhase;
+  /** From the publish to /healthz naming the new version, ms. */
+  switchMs: number;
+  publish: ColdPhase;
+  /** Right after, warm: the reference. */
+  steady: ColdPhase;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => ok(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function health(base: string): Promise<{ status: number; nwpVersion: string | null } | null> {
+  try {
+    const r = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(5000) });
+    const body = (await r.json()) as { products?: Record<string, { version: string | null }> };
+    return { status: r.status, nwpVersion: body.products?.nwp?.version ?? null };
+  } catch {
+    return null;
+  }
+}
+
+/** `meteopunto serve` on `port` over `root`, as deployed (request lines off: the bare route logs nothing either). */
+function startServe(root: string, port: number): ChildProcess {
+  const env: NodeJS.ProcessEnv = { ...processEnv(), ...benchAccessEnv(root), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', METEOPUNTO_LOG_FORMAT: 'json' };
+  // Never the caller's Redis: BENCH_REDIS_URL or none (bench/api-key.ts).
+  if (!setting(processEnv(), 'BENCH_REDIS_URL')) delete env.REDIS_URL;
+  const main = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+  return spawn(process.execPath, [main, 'serve'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+/** Publish a copy of the live nwp version through the real path (temp dir, rename, current.json); returns its name. */
+async function publishCopy(root: string, prepared: { dir: string; version: string; manifest: NonNullable<ReturnType<typeof readManifestSync>> }): Promise<string> {
+  const temp = { dir: prepared.dir, release: () => undefined };
+  await commitVersion(tileStorage(root), 'nwp', temp, { ...prepared.manifest, version: prepared.version, published: new Date().toISOString() });
+  return prepared.version;
+}
+
+/** The copy is made before the server starts, so the publish itself is only the switch. */
+async function prepareCopy(root: string) {
+  const dir = productDir(root, 'nwp');
+  const m = readManifestSync(dir);
+  if (!m) throw new Error(`${dir}: no nwp published`);
+  const temp = await createTempVersion(dir);
+  temp.release();
+  cpSync(join(dir, m.version), temp.dir, { recursive: true });
+  return { dir: temp.dir, version: newVersionName(new Date()), manifest: m };
+}
+
+export async function runColdPhaseBench(opts: { dataDir?: string; seconds: number; connections: number; points: PointQuery[] }): Promise<ColdPhaseResult> {
+  const root = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'mp-bench-cold-'));
+  let child: ChildProcess | undefined;
+  try {
+    if (!opts.dataDir) {
+      const t = performance.now();
+      await buildSampleDataset({ root });
+      console.log(`cold phase: sample dataset built in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+    }
+    const apiKey = await createBenchKey(root, 'business');
+    const paths = opts.points.map((p) => `${WEATHER_PATH}?lat=${p.lat.toFixed(4)}&lon=${p.lon.toFixed(4)}${p.altM !== undefined ? `&alt=${p.altM}` : ''}`);
+    const bare = await withServer('bare', root, [], (c, base) => measureWith('bare', c, base, { ...opts, dataDir: root, keys: [] }, apiKey));
+    const prepared = await prepareCopy(root);
+
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const t0 = performance.now();
+    child = startServe(root, port);
+    const exited = new Promise<never>((_ok, fail) => child!.once('exit', (code) => fail(new Error(`meteopunto serve exited with ${code}`))));
+    exited.catch(() => undefined);
+    let listeningMs = NaN;
+    for (;;) {
+      if (performance.now() - t0 > READY_TIMEOUT_MS) throw new Error(`cold phase: the server was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+      const h = await Promise.race([health(base), exited]);
+      if (h && Number.isNaN(listeningMs)) listeningMs = performance.now() - t0;
+      if (h?.status === 200) break;
+      await sleep(50);
+    }
+    const readyMs = performance.now() - t0;
+    const t1 = performance.now();
+    const first = await fetch(`${base}${paths[0]}`, { headers: { 'X-API-Key': apiKey } });
+    if (first.status !== 200) throw new Error(`cold phase: first answer ${first.status}: ${await first.text()}`);
+    await first.arrayBuffer();
+    const firstAnswerMs = performance.now() - t1;
+    const startLoad = await load(base, paths, apiKey, opts.connections, { ms: opts.seconds * 1000 });
+
+    // The publish, under load: the load runs from the publish until `seconds` after the switch.
+    let switchedAt: number | undefined;
+    const loadStart = performance.now();
+    const publishLoad = load(base, paths, apiKey, opts.connections, { until: () => switchedAt !== undefined && performance.now() >= switchedAt + opts.seconds * 1000 });
+    await sleep(200);
+    const publishedAt = performance.now();
+    const version = await publishCopy(root, prepared);
+    for (;;) {
+      const h = await Promise.race([health(base), exited]);
+      if (h?.nwpVersion === version) break;
+      if (performance.now() - publishedAt > READY_TIMEOUT_MS) throw new Error(`cold phase: ${version} not live within ${READY_TIMEOUT_MS / 1000} s`);
+      await sleep(50);
+    }
+    switchedAt = performance.now();
+    const pub = await publishLoad;
+    // The same server warm, for reference: what the machine gives now, with nothing left to decode.
+    const steady = await load(base, paths, apiKey, opts.connections, { ms: opts.seconds * 1000 });
+    return {
+      bare, listeningMs, readyMs, firstAnswerMs,
+      start: { what: 'start', load: startLoad, seconds: opts.seconds },
+      switchMs: switchedAt - publishedAt,
+      publish: { what: 'publish', load: pub, seconds: (switchedAt - loadStart) / 1000 + opts.seconds },
+      steady: { what: 'steady', load: steady, seconds: opts.seconds },
+    };
+  } finally {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise((r) => child!.once('exit', r));
+      child.kill('SIGTERM');
+      await gone;
+    }
+    if (!opts.dataDir) rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** The lines the bench prints, and the targets' checks. */
+export function describeColdPhase(r: ColdPhaseResult, redis: boolean): { lines: string[]; checks: Check[] } {
+  const t = COLD_PHASE_TARGET;
+  const line = (p: ColdPhase, label: string) =>
+    `  ${label}: ${p.load.requests.toLocaleString('en')} requests in ${p.seconds.toFixed(1)} s, ${p.load.rps.toFixed(0)} req/s, latency median ${p.load.medianMs.toFixed(2)} ms, p99 ${p.load.p99Ms.toFixed(2)} ms` +
+    `${p.load.errors ? `, ${p.load.errors} non-200 (first: ${p.load.firstError})` : ''}; ratio to bare ${(p.load.rps / r.bare.rps).toFixed(3)}`;
+  const checks = (p: ColdPhase): Check[] => {
+    const ratio = p.load.rps / r.bare.rps;
+    const warm = `warm ${r.steady.load.p99Ms.toFixed(1)} ms, ${(r.steady.load.rps / r.bare.rps).toFixed(3)}`;
+    return [
+      { what: `cold phase, ${p.what}: p99`, measured: `${p.load.p99Ms.toFixed(1)} ms`, target: `≤ ${t.p99Ms} ms; ${warm}`, pass: p.load.p99Ms <= t.p99Ms },
+      { what: `cold phase, ${p.what}: random points / bare`, measured: ratio.toFixed(3), target: `≥ ${t.ratio}`, pass: ratio >= t.ratio },
+    ];
+  };
+  return {
+    lines: [
+      `cold phase: meteopunto serve on the sample dataset, business key, ${redis ? 'keys and quotas in Redis' : 'embedded keys, in-memory quotas'}, random points across Italy:`,
+      `  bare route: ${r.bare.rps.toFixed(0)} req/s`,
+      `  start: /healthz answered after ${(r.listeningMs / 1000).toFixed(1)} s, 200 after ${(r.readyMs / 1000).toFixed(1)} s; first answer ${r.firstAnswerMs.toFixed(0)} ms`,
+      line(r.start, `first ${r.start.seconds} s after the first answer`),
+      line(r.publish, `from the publish to ${r.publish.seconds.toFixed(0)} s later (${(r.switchMs / 1000).toFixed(1)} s to the switch, then ${r.start.seconds} s)`),
+      line(r.steady, `the next ${r.steady.seconds} s (warm, for reference)`),
+    ],
+    checks: [...checks(r.start), ...checks(r.publish)],
+  };
+}
+
+/** The section of `npm run bench`. */
+export async function runColdPhaseSection(ctx: BenchContext): Promise<void> {
+  const r = await runColdPhaseBench({ seconds: ctx.seconds, connections: ctx.connections, points: benchPoints(100_000) });
+  const d = describeColdPhase(r, ctx.redis);
+  for (const l of d.lines) console.log(l);
+  ctx.checks.push(...d.checks);
+}

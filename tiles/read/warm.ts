@@ -1,0 +1,189 @@
+/**
+ * Warming a version before it answers: the blocks users ask for first are
+ * decoded into the chunk cache, so the first requests after a start or a
+ * publish find them there instead of each waiting for a decode.
+ *
+ * What: every spatial chunk of the block kinds holding the variables the
+ * caller's plan names for the store (the API names what a request without
+ * `fields=` reads: api/weather/warm-plan.ts), in the time chunk holding now
+ * (a forecast's chunks hold its whole time axis). Period stores (reanalysis
+ * years) are not warmed: the plan returns null for them.
+ *
+ * How: in decode threads (./decode-pool.ts), so the event loop goes on
+ * answering meanwhile: one block at a time beside a live version, on every
+ * thread at a start (a load balancer sends nothing to a node not ready). A block that
+ * would push the cache over its budget is not decoded (the warm stops there
+ * and says so): warming must never evict what the live version is using.
+ *
+ * When: `VersionWarmer.adopt` is what ./live-versions.ts calls with a new
+ * version. With a live version already answering, the new one is staged
+ * (`pending`) and becomes live once warm; then the old version's blocks leave
+ * the cache. Without one (a start, a first publish), it answers at once and
+ * warms behind; `warmLive` lets a starting server wait for that.
+ */
+import type { Manifest } from '../manifest.js';
+import type { ChunkCache, ChunkData, BlockRequest } from './chunk-cache.js';
+import type { StoreEntry } from './live-versions.js';
+import { blockRequest } from './neighbour-blocks.js';
+import { idSpan, type VersionState } from './version-state.js';
+
+/** The variables to warm in a store's version; null: do not warm it. */
+export type WarmPlan = (m: Manifest) => readonly string[] | null;
+
+/** One finished warm (for the server's log and the tests). */
+export interface WarmReport {
+  key: string;
+  version: string;
+  /** Blocks decoded (already cached ones not counted), of `total`. */
+  blocks: number;
+  total: number;
+  bytes: number;
+  ms: number;
+  /** Why it stopped early, if it did (the cache full, the version removed). */
+  stopped?: string;
+  /** Whether the version became live on it (false at a start: it was live already). */
+  switched: boolean;
+  /** Its files were removed under the warm: it is not switched to. */
+  gone?: boolean;
+}
+
+/** Decoded size of a block, bytes. */
+function blockBytes(req: BlockRequest): number {
+  return req.steps * req.plane * req.files.length * (req.int16 ? 2 : 4);
+}
+
+/**
+ * The load requests of every tile's block of `vs` holding one of `names`: for a time-varying kind, the block of the
+ * time chunk holding `nowMs` (the nearest at either end; a forecast has one time chunk).
+ */
+export function warmRequests(vs: VersionState, names: readonly string[], nowMs: number): BlockRequest[] {
+  const kinds = new Set<number>();
+  for (const n of names) {
+    const v = vs.vars.get(n);
+    if (v) kinds.add(v.kind);
+  }
+  let k = 0;
+  while (k + 1 < vs.nTimes && vs.timesMs[k + 1]! <= nowMs) k++;
+  // Even windows are whole time chunks (odd ones bridge two: ./version-state.ts).
+  const nowWindow = 2 * Math.min(Math.floor(k / vs.ct), (vs.nWin - 1) / 2);
+  const out: BlockRequest[] = [];
+  for (const kind of [...kinds].sort((a, b) => a - b)) {
+    const wk = kind * vs.nWin + (vs.kinds[kind]!.isStatic ? 0 : nowWindow);
+    for (let c = 0; c < vs.nChunks; c++) out.push(blockRequest(vs, wk, c, vs.idBase + wk * vs.nChunks + c));
+  }
+  return out;
+}
+
+export class VersionWarmer {
+  /** Each version's warm, started once. */
+  private readonly warms = new WeakMap<VersionState, Promise<WarmReport | null>>();
+  private readonly cancelled = new WeakSet<VersionState>();
+
+  constructor(
+    private readonly cache: ChunkCache,
+    private readonly plan: WarmPlan,
+    private readonly decode: (req: BlockRequest) => Promise<ChunkData>,
+    private readonly onReport: (r: WarmReport) => void = () => undefined,
+    /** Blocks decoded at once by a start's warm (the decode threads). */
+    private readonly startConcurrency = 1,
+  ) {}
+
+  /** Called with each new version a store's entry finds: stage it (a live one answers meanwhile) or make it live and warm behind. */
+  adopt(key: string, e: StoreEntry, vs: VersionState): void {
+    const names = this.plan(vs.manifest);
+    const pending = e.pending ?? null;
+    if (pending) this.abandon(pending);
+    e.pending = null;
+    if (!names || !e.state) {
+      e.state = vs;
+      if (names) void this.warm(key, vs, names, false);
+      return;
+    }
+    e.pending = vs;
+    void this.warm(key, vs, names, true).then((r) => {
+      if (e.pending !== vs) return;
+      if (r?.gone) {
+        // Removed under the warm: never switch to it; read current.json again at the next lookup.
+        this.abandon(vs);
+        e.pending = null;
+        e.stamp = '-';
+        e.checkedAt = -Infinity;
+        this.onReport(r);
+        return;
+      }
+      const old = e.state;
+      e.state = vs;
+      e.pending = null;
+      // The old version's blocks: requests pinned to it keep their own references.
+      if (old) this.cache.deleteRange(old.idBase, idSpan(old));
+      if (r) this.onReport(r);
+    });
+  }
+
+  /** Warm the live versions of `keys` (a starting server); resolves when all are warm. */
+  async warmLive(entries: Array<[string, StoreEntry]>): Promise<WarmReport[]> {
+    const out: WarmReport[] = [];
+    for (const [key, e] of entries) {
+      const vs = e.state;
+      if (!vs) continue;
+      const names = this.plan(vs.manifest);
+      if (!names) continue;
+      const r = await this.warm(key, vs, names, false);
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  private abandon(vs: VersionState): void {
+    this.cancelled.add(vs);
+    this.cache.deleteRange(vs.idBase, idSpan(vs));
+  }
+
+  /** The warm of `vs` (started on the first call); null when abandoned for a newer version. */
+  private warm(key: string, vs: VersionState, names: readonly string[], switching: boolean): Promise<WarmReport | null> {
+    let done = this.warms.get(vs);
+    if (!done) {
+      // A switch decodes one block at a time beside the traffic; a start (nothing answering yet) uses every thread.
+      done = this.decodeAll(key, vs, names, switching, switching ? 1 : this.startConcurrency);
+      this.warms.set(vs, done);
+    }
+    return done;
+  }
+
+  private async decodeAll(key: string, vs: VersionState, names: readonly string[], switching: boolean, concurrency: number): Promise<WarmReport | null> {
+    const t0 = performance.now();
+    const reqs = warmRequests(vs, names, Date.now());
+    let blocks = 0;
+    let bytes = 0;
+    let stopped: string | undefined;
+    let gone = false;
+    let next = 0;
+    const lane = async () => {
+      while (next < reqs.length && stopped === undefined && !this.cancelled.has(vs)) {
+        const req = reqs[next++]!;
+        if (this.cache.has(req.id)) continue;
+        const size = blockBytes(req);
+        if (this.cache.bytes + size > this.cache.maxBytes) {
+          stopped = `the tile cache is full (${Math.round(this.cache.bytes / 2 ** 20)} of ${Math.round(this.cache.maxBytes / 2 ** 20)} MiB)`;
+          return;
+        }
+        try {
+          await this.cache.warm(req, this.decode);
+        } catch (err) {
+          // Removed files (a version replaced twice in a row) or a damaged chunk: stop warming; a request reading it
+          // meets the same error and reports it, so a version is never held back for good.
+          gone = (err as NodeJS.ErrnoException).code === 'ENOENT';
+          stopped ??= gone ? `its files were removed (${(err as Error).message})` : `a block could not be read (${(err as Error).message})`;
+          return;
+        }
+        blocks++;
+        bytes += size;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
+    if (this.cancelled.has(vs)) return null;
+    const report: WarmReport = { key, version: vs.version, blocks, total: reqs.length, bytes, ms: performance.now() - t0, switched: switching && !gone, ...(stopped ? { stopped } : {}), ...(gone ? { gone } : {}) };
+    if (!switching) this.onReport(report);
+    return report;
+  }
+}
