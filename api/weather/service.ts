@@ -5,7 +5,7 @@
  * 1. The builders' feeds are routed once each (api/router/route.ts) and the
  *    answering versions pinned, so everything comes from one consistent set
  *    of versions whatever is published meanwhile.
- * 2. Reads of the same version are merged into one lookup (the Free and
+ * 2. Reads of the same version are merged into one lookup (./lookup-plan.ts; the Free and
  *    Developer fields: one lookup of nwp), plus the trend's lookup three
  *    hours back in the same version, and rarely a second lookup when a
  *    builder needs more (the condition's state where the weather code is
@@ -18,8 +18,9 @@
  */
 import { TileError } from '../../tiles/errors.js';
 import type { PointSample } from '../../tiles/types.js';
-import type { PinnedVersion, TileStore } from '../../tiles/read/reader.js';
+import type { TileStore } from '../../tiles/read/reader.js';
 import { LoadingSampler, type Sampler } from './tile-sampler.js';
+import { LookupPlanner, type Lookup, type LookupPlan, type Selection } from './lookup-plan.js';
 import type { Plan } from '../access/contract.js';
 import { planAtLeast } from '../access/plans.js';
 import { builderSelected, type BuildContext, type FeedRead, type FeedView, type FieldBuilder, type PointRequest, type SharedResults } from '../fields/contract.js';
@@ -61,38 +62,6 @@ export interface WeatherServiceOptions {
   builders?: readonly FieldBuilder[];
 }
 
-/** The builders of one plan/groups combination and the feeds they read. */
-interface Selection {
-  builders: readonly FieldBuilder[];
-  /** Small number naming the selection in numeric cache keys. */
-  id: number;
-  feeds: readonly string[];
-  /** Per feed: the reads of it, in builder order. */
-  readsOf: ReadonlyMap<string, readonly FeedRead[]>;
-  /** Recent lookup plans (./service.ts lookupPlan). */
-  plans: LookupPlan[];
-}
-
-/** One lookup of a pinned version. */
-interface Lookup {
-  vs: PinnedVersion;
-  /** Bit k: the selection's feed k reads this version. */
-  feedMask: number;
-  reads: FeedRead[];
-  static: boolean;
-  variables: readonly string[];
-  history: { offsetMs: number; variables: readonly string[] } | null;
-}
-
-/** The lookups of one selection for one set of answering versions (immutable: shared by the requests that route alike). */
-interface LookupPlan {
-  pins: (PinnedVersion | null)[];
-  readMasks: number[];
-  lookups: Lookup[];
-  /** Feed → its lookup (absent: no product answers it here). */
-  lookupOf: Map<string, Lookup>;
-}
-
 interface Prepared {
   q: PointRequest;
   groups: ReadonlySet<FieldGroup>;
@@ -103,10 +72,6 @@ interface Prepared {
 }
 
 const NO_MISSES: readonly Miss[] = [];
-
-const NONE: readonly string[] = [];
-/** Lookup plans kept per selection: the live versions of a few regions and instants. */
-const PLANS_KEPT = 8;
 
 /** A lookup's samples: at the time asked (null: no value here) and the trend's time back (null: none). */
 interface LookupSamples {
@@ -124,11 +89,7 @@ export class WeatherService {
   private readonly byPlan: Partial<Record<Plan, Selection[]>> = {};
   private readonly byOnly = new WeakMap<readonly string[], Partial<Record<Plan, Selection[]>>>();
   private nextSelectionId = 0;
-  /** Per version: merged variable lists by selection, feed set and instant (stable arrays: the reader caches them by identity). */
-  private readonly merged = new WeakMap<PinnedVersion, Map<number, readonly string[]>>();
-  // Scratch of prepare(): per feed of the selection, the pinned version and the bit set of active reads.
-  private readonly pins: (PinnedVersion | null)[] = [];
-  private readonly readMasks: number[] = [];
+  private readonly planner = new LookupPlanner();
 
   constructor(
     private readonly tiles: TileStore,
@@ -180,8 +141,8 @@ export class WeatherService {
     const wallMs = Date.now();
     const selection = this.select(req);
     const feeds = selection.feeds;
-    const pins = this.pins;
-    const readMasks = this.readMasks;
+    const pins = this.planner.pins;
+    const readMasks = this.planner.readMasks;
     let passedOver: Map<string, readonly Miss[]> | null = null;
     for (let f = 0; f < feeds.length; f++) {
       const reads = selection.readsOf.get(feeds[f]!)!;
@@ -202,50 +163,7 @@ export class WeatherService {
       pins[f] = r.vs;
       for (const m of r.misses) if (m.why === 'stale') (passedOver ??= new Map()).set(feeds[f]!, [...(passedOver.get(feeds[f]!) ?? []), m]);
     }
-    return { q, groups: req.groups, selection, plan: this.lookupPlan(selection), passedOver };
-  }
-
-  /**
-   * The lookups for the versions just pinned (this.pins) and the reads just
-   * chosen (this.readMasks): reused while they stay the same, which is
-   * nearly always (a plan changes when a version is published or a request
-   * routes elsewhere).
-   */
-  private lookupPlan(selection: Selection): LookupPlan {
-    const n = selection.feeds.length;
-    const plans = selection.plans;
-    search: for (let k = 0; k < plans.length; k++) {
-      const p = plans[k]!;
-      for (let f = 0; f < n; f++) if (p.pins[f] !== this.pins[f] || p.readMasks[f] !== this.readMasks[f]) continue search;
-      return p;
-    }
-    const byVersion = new Map<PinnedVersion, Lookup>();
-    const lookupOf = new Map<string, Lookup>();
-    for (let f = 0; f < n; f++) {
-      const vs = this.pins[f];
-      if (!vs) continue;
-      const feed = selection.feeds[f]!;
-      const reads = selection.readsOf.get(feed)!.filter((_, k) => (this.readMasks[f]! & (1 << k)) !== 0);
-      let l = byVersion.get(vs);
-      if (!l) {
-        l = { vs, feedMask: 0, reads: [], static: true, variables: NONE, history: null };
-        byVersion.set(vs, l);
-      }
-      l.feedMask |= 1 << f;
-      l.reads.push(...reads);
-      lookupOf.set(feed, l);
-    }
-    for (const l of byVersion.values()) {
-      l.static = l.reads.every((r) => r.static);
-      const key = (selection.id * 1024 + l.feedMask) * 2;
-      l.variables = this.mergedList(l.vs, key, () => l.reads.flatMap((r) => r.variables(l.vs.manifest)));
-      const h = l.reads.find((r) => r.history)?.history;
-      if (h) l.history = { offsetMs: h.offsetMs, variables: this.mergedList(l.vs, key + 1, () => l.reads.flatMap((r) => r.history?.variables ?? [])) };
-    }
-    const plan: LookupPlan = { pins: this.pins.slice(0, n), readMasks: this.readMasks.slice(0, n), lookups: [...byVersion.values()], lookupOf };
-    if (plans.length >= PLANS_KEPT) plans.shift();
-    plans.push(plan);
-    return plan;
+    return { q, groups: req.groups, selection, plan: this.planner.plan(selection), passedOver };
   }
 
   /** The builders the request selects (cached per plan, groups and `only`). */
@@ -267,15 +185,6 @@ export class WeatherService {
       byMask[mask] = s;
     }
     return s;
-  }
-
-  /** A merged, deduplicated variable list, cached with its version under `key`. */
-  private mergedList(vs: PinnedVersion, key: number, make: () => readonly string[]): readonly string[] {
-    let byKey = this.merged.get(vs);
-    if (!byKey) this.merged.set(vs, (byKey = new Map()));
-    let list = byKey.get(key);
-    if (!list) byKey.set(key, (list = [...new Set(make())]));
-    return list;
   }
 
   /**

@@ -1,0 +1,108 @@
+/**
+ * Which lookups of the tile store a request makes: for the builders a
+ * request selects (a `Selection`) and the versions its feeds were routed to,
+ * one lookup per pinned version, with the reads of every feed it answers
+ * merged into one variable list (plus the trend's list three hours back).
+ * Plans are kept per selection and reused while requests route alike, which
+ * is nearly always; the merged lists are kept per version, so that a plan
+ * built again passes the reader the same arrays (it caches its resolved lists
+ * by identity).
+ */
+import type { PinnedVersion } from '../../tiles/read/reader.js';
+import type { FeedRead, FieldBuilder } from '../fields/contract.js';
+
+/** The builders of one plan/groups combination and the feeds they read. */
+export interface Selection {
+  builders: readonly FieldBuilder[];
+  /** Small number naming the selection in numeric cache keys. */
+  id: number;
+  feeds: readonly string[];
+  /** Per feed: the reads of it, in builder order. */
+  readsOf: ReadonlyMap<string, readonly FeedRead[]>;
+  /** Recent lookup plans (LookupPlanner.plan). */
+  plans: LookupPlan[];
+}
+
+/** One lookup of a pinned version. */
+export interface Lookup {
+  vs: PinnedVersion;
+  /** Bit k: the selection's feed k reads this version. */
+  feedMask: number;
+  reads: FeedRead[];
+  static: boolean;
+  variables: readonly string[];
+  history: { offsetMs: number; variables: readonly string[] } | null;
+}
+
+/** The lookups of one selection for one set of answering versions (immutable: shared by the requests that route alike). */
+export interface LookupPlan {
+  pins: (PinnedVersion | null)[];
+  readMasks: number[];
+  lookups: Lookup[];
+  /** Feed → its lookup (absent: no product answers it here). */
+  lookupOf: Map<string, Lookup>;
+}
+
+const NONE: readonly string[] = [];
+/** Lookup plans kept per selection: the live versions of a few regions and instants. */
+const PLANS_KEPT = 8;
+
+export class LookupPlanner {
+  // Filled by the caller before plan(): per feed of the selection, the pinned version and the bit set of active reads.
+  readonly pins: (PinnedVersion | null)[] = [];
+  readonly readMasks: number[] = [];
+  /** Per version: merged variable lists by selection, feed set and instant (stable arrays: the reader caches them by identity). */
+  private readonly merged = new WeakMap<PinnedVersion, Map<number, readonly string[]>>();
+
+  /**
+   * The lookups for the versions just pinned (`pins`) and the reads just
+   * chosen (`readMasks`): reused while they stay the same, which is
+   * nearly always (a plan changes when a version is published or a request
+   * routes elsewhere).
+   */
+  plan(selection: Selection): LookupPlan {
+    const n = selection.feeds.length;
+    const plans = selection.plans;
+    search: for (let k = 0; k < plans.length; k++) {
+      const p = plans[k]!;
+      for (let f = 0; f < n; f++) if (p.pins[f] !== this.pins[f] || p.readMasks[f] !== this.readMasks[f]) continue search;
+      return p;
+    }
+    const byVersion = new Map<PinnedVersion, Lookup>();
+    const lookupOf = new Map<string, Lookup>();
+    for (let f = 0; f < n; f++) {
+      const vs = this.pins[f];
+      if (!vs) continue;
+      const feed = selection.feeds[f]!;
+      const reads = selection.readsOf.get(feed)!.filter((_, k) => (this.readMasks[f]! & (1 << k)) !== 0);
+      let l = byVersion.get(vs);
+      if (!l) {
+        l = { vs, feedMask: 0, reads: [], static: true, variables: NONE, history: null };
+        byVersion.set(vs, l);
+      }
+      l.feedMask |= 1 << f;
+      l.reads.push(...reads);
+      lookupOf.set(feed, l);
+    }
+    for (const l of byVersion.values()) {
+      l.static = l.reads.every((r) => r.static);
+      const key = (selection.id * 1024 + l.feedMask) * 2;
+      l.variables = this.mergedList(l.vs, key, () => l.reads.flatMap((r) => r.variables(l.vs.manifest)));
+      const h = l.reads.find((r) => r.history)?.history;
+      if (h) l.history = { offsetMs: h.offsetMs, variables: this.mergedList(l.vs, key + 1, () => l.reads.flatMap((r) => r.history?.variables ?? [])) };
+    }
+    const plan: LookupPlan = { pins: this.pins.slice(0, n), readMasks: this.readMasks.slice(0, n), lookups: [...byVersion.values()], lookupOf };
+    if (plans.length >= PLANS_KEPT) plans.shift();
+    plans.push(plan);
+    return plan;
+  }
+
+  /** A merged, deduplicated variable list, cached with its version under `key`. */
+  private mergedList(vs: PinnedVersion, key: number, make: () => readonly string[]): readonly string[] {
+    let byKey = this.merged.get(vs);
+    if (!byKey) this.merged.set(vs, (byKey = new Map()));
+    let list = byKey.get(key);
+    if (!list) byKey.set(key, (list = [...new Set(make())]));
+    return list;
+  }
+}
