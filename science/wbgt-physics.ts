@@ -168,12 +168,14 @@ export function globeTemperature(env: LiljegrenEnvironment, startK?: number): nu
 /**
  * Natural or psychrometric wet-bulb temperature for one environment.
  *
- * @param startK first estimate, K (default the dew point, as wbgt.c)
+ * @param startK first estimate, K (default the dew point, as wbgt.c; the air temperature when the air is bone dry)
  * @returns °C, or NaN if no solution is found
  */
 export function wetBulbTemperature(env: LiljegrenEnvironment, radiation: boolean, startK?: number): number {
   const air = liljegrenAir(env.tK, env.rh, env.pressureHpa, env.speedMs);
-  const start = startK !== undefined && startK > 0 ? startK : dewPointBuck(air.eAir);
+  // Bone-dry air has no dew point (log 0): start from the air temperature then.
+  const dew = dewPointBuck(air.eAir);
+  const start = startK !== undefined && startK > 0 ? startK : Number.isFinite(dew) ? dew : env.tK;
   return solveWetBulb(air, wickSolarTerm(env.solarWm2, env.fdir, env.cza), radiation, start) - 273.15;
 }
 
