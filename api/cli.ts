@@ -18,6 +18,8 @@ import type { FastifyInstance } from 'fastify';
 import { dataDir } from '../config/paths.js';
 import { TileStore } from '../tiles/read/reader.js';
 import type { WarmReport } from '../tiles/read/warm.js';
+import { STORE_KEY } from '../tiles/read/live-versions.js';
+import { followPublished } from '../tiles/publish-channel.js';
 import { defaultReadPlan } from './weather/warm-plan.js';
 import { buildApp } from './app.js';
 import { processEnv } from '../config/process-env.js';
@@ -89,6 +91,24 @@ export function parseServeArgs(argv: readonly string[], env: Environment = proce
   return opts;
 }
 
+/**
+ * With REDIS_URL, a publish announced on Redis (tiles/publish-channel.ts) makes the server read that store's
+ * current.json at once instead of at its next check; without, or while Redis is away, the check alone finds it.
+ */
+function followPublishes(app: FastifyInstance, redisUrl: string | undefined): void {
+  if (!redisUrl) return;
+  let warned = false;
+  const follower = followPublished(redisUrl, (stores) => app.tiles.refresh(stores.filter((s) => STORE_KEY.test(s))), (err) => {
+    if (warned) return;
+    warned = true;
+    app.log.warn({ err: err.message }, 'publish announcements: Redis unreachable; new versions are found by the manifest check instead');
+  });
+  void follower.ready.then(() => {
+    warned = false;
+  });
+  app.addHook('onClose', async () => follower.close());
+}
+
 /** One line per warmed version: a start's, or a publish's switch. */
 function logWarm(app: FastifyInstance, r: WarmReport): void {
   const what = { product: r.key, version: r.version, blocks: r.blocks, of: r.total, MiB: Math.round(r.bytes / 2 ** 20), ms: Math.round(r.ms) };
@@ -154,6 +174,7 @@ export async function run(argv: string[], hooks: ServeHooks = {}): Promise<numbe
   const { logger, requestLines } = serverLogging(logFormat(env, process.stdout.isTTY === true), setting(env, 'LOG_LEVEL') ?? 'info');
   const app = await buildApp({ dataDir: root, tiles, limits: serverLimits(), trustProxy: trustProxy(), logger, requestLines });
   onWarm = (r) => logWarm(app, r);
+  followPublishes(app, setting(env, 'REDIS_URL'));
   const closed = closeOnSignal(app);
   let url: string;
   try {

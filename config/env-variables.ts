@@ -47,7 +47,7 @@ export const VARIABLES: readonly VariableSpec[] = Object.freeze([
   { name: 'HOST', kind: str, default: '127.0.0.1', description: 'address `serve` listens on (`--host` wins)', usedBy: 'serve' },
   { name: 'LOG_LEVEL', kind: { type: 'log-level' }, default: 'info', description: 'pino log level of the server (fatal, error, warn, info, debug, trace, silent)', usedBy: 'serve' },
   ours('LOG_FORMAT', { type: 'choice', values: ['pretty', 'json'] }, '', 'server log format: `pretty` (one readable line per event, a line per request) or `json` (pino JSON lines); unset: `pretty` when stdout is a terminal, else `json`', 'serve, start', false),
-  { name: 'REDIS_URL', kind: { type: 'redis-url' }, default: '', description: 'Redis for keys, quotas and job queues (`redis://` or `rediss://`); unset: embedded keys file and in-process quotas, no workers', usedBy: 'serve, keys, worker, jobs' },
+  { name: 'REDIS_URL', kind: { type: 'redis-url' }, default: '', description: 'Redis for keys, quotas, job queues and publish announcements (`redis://` or `rediss://`); unset: embedded keys file and in-process quotas, no workers, new versions found by the manifest check alone', usedBy: 'serve, keys, worker, jobs, ingest' },
   ours('DATA', str, './data', 'data directory: tiles, keys.json, jobs.json, inbox', 'all', false),
   ours('DOMAIN', { type: 'domain' }, '35,48,5,20.5', 'ingest crop box `<south>,<north>,<west>,<east>` in degrees; the API validates lat/lon by the interface whatever this says', 'ingest, worker', false),
   ours('TILE_CACHE_MB', int(16), '', 'decoded tile cache of the server, MiB; unset: sized from the published stores (their decoded size plus the largest again, for a new version warmed beside the live one; 256 MiB to half the memory)', 'serve', false),

@@ -16,6 +16,9 @@ import { runIngest } from './pipeline.js';
 import type { IngestReport } from './ingest-report.js';
 import { PRODUCTS } from './products/registry.js';
 import { expandZipInputs } from './zip.js';
+import { announcePublished, publishedStores } from '../tiles/publish-channel.js';
+import { processEnv } from '../config/process-env.js';
+import { setting } from '../config/environment.js';
 import { CHECK_NAMES, isCheckName } from './gate/check.js';
 
 const USAGE = `usage: meteopunto ingest <product> <file>... [options]
@@ -87,6 +90,7 @@ export async function run(argv: string[]): Promise<number> {
     });
     progress?.stop();
     console.log(o.json ? JSON.stringify(report, null, 2) : formatReport(report, root));
+    await announce(report);
     return 0;
   } catch (err) {
     progress?.stop();
@@ -98,6 +102,17 @@ export async function run(argv: string[]): Promise<number> {
     throw err;
   } finally {
     await unzipped?.cleanup();
+  }
+}
+
+/** With REDIS_URL, tell the API replicas at once (tiles/publish-channel.ts); a failure only delays them to their manifest check. */
+async function announce(report: IngestReport): Promise<void> {
+  const redisUrl = setting(processEnv(), 'REDIS_URL');
+  if (!redisUrl) return;
+  try {
+    await announcePublished(redisUrl, publishedStores(report));
+  } catch (err) {
+    console.error(`meteopunto ingest: published, but the announcement to the API servers failed (${(err as Error).message}); they find the new version at their next manifest check`);
   }
 }
 

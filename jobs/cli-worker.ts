@@ -11,6 +11,7 @@ import pino from 'pino';
 import { dataDir } from '../config/paths.js';
 import { queuePrefix } from '../config/queues.js';
 import { runIngest } from '../ingest/pipeline.js';
+import { announcePublished, publishedStores } from '../tiles/publish-channel.js';
 import { credentialEnvNames, loadJobsConfig } from './config.js';
 import { redactingStream, secretValues } from '../config/redaction.js';
 import { checkRedis, requireRedisUrl } from './connection.js';
@@ -73,7 +74,13 @@ export async function run(argv: string[]): Promise<number> {
     config,
     concurrency,
     name: values.name ?? `${hostname()}:${process.pid}`,
-    runIngest,
+    // Each publish is announced to the API servers (tiles/publish-channel.ts); a failure only delays them.
+    runIngest: async (req) => {
+      const report = await runIngest(req);
+      await announcePublished(redisUrl, publishedStores(report)).catch((err: Error) =>
+        log.warn({ event: 'announce-failed', product: report.product, err: err.message }, `published ${report.product}, but the announcement failed: the API servers find it at their next manifest check`));
+      return report;
+    },
     logger: log,
   });
 

@@ -125,6 +125,14 @@ export class TileStore {
     return p;
   }
 
+  /** Read the manifests of `keys` again now (a publish was announced: tiles/publish-channel.ts), staging what is new. */
+  refresh(keys: readonly string[]): void {
+    for (const key of keys) {
+      this.versions.recheck(key);
+      this.entryOf(key);
+    }
+  }
+
   /** Whether the start's warm (warmLive) is still running (/healthz: not ready). */
   warming(): boolean {
     return this.starting !== null;
