@@ -33,5 +33,10 @@ export async function runHttpSection(ctx: BenchContext): Promise<void> {
   console.log(`  ratio access layer alone / bare: ${http.access.ratio.toFixed(2)} (median of the rounds ${list(http.access.ratios)}; the ceiling of weather.php's)`);
   for (const w of http.weather) console.log(`  ratio weather.php (${w.plan} key) / bare: ${w.ratio.toFixed(2)} (median of the rounds ${list(w.ratios)})`);
   for (const w of http.weather) console.log(`  ratio widget.php / weather.php (${w.plan} key): ${w.widgetRatio.toFixed(2)}`);
+  for (const [server, b] of Object.entries(http.quotaBatches)) {
+    if (!b) continue;
+    console.log(`  quota decisions, ${server} server: ${b.decisions} in ${b.calls} Redis script calls (${(b.decisions / Math.max(1, b.calls)).toFixed(1)} per call), ` +
+      `round trip mean ${(b.roundTripMs / Math.max(1, b.answered)).toFixed(3)} ms`);
+  }
   ctx.checks.push(...httpChecks({ ...http, redis: ctx.redis }));
 }

@@ -12,7 +12,7 @@ import { connect } from 'node:net';
 import type { Plan } from '../api/access/contract.js';
 import type { PointQuery } from '../api/weather/service.js';
 import { combineRounds, median, ROUNDS, type LoadResult } from './rounds.js';
-import { ACCESS_PATH, BARE_PATH, childCpuUs, withServer, type ServerKind } from './servers.js';
+import { ACCESS_PATH, askChild, BARE_PATH, childCpuUs, withServer, type QuotaBatches, type ServerKind } from './servers.js';
 
 export interface HttpBenchOptions {
   dataDir: string;
@@ -179,7 +179,15 @@ function againstBare(rounds: LoadResult[], bare: LoadResult[], elapsed: number[]
  * from elsewhere on a shared machine then hits both sides of a ratio, which
  * is taken per round; the median round is reported (./rounds.ts).
  */
-export async function runHttpBench(opts: HttpBenchOptions): Promise<{ bare: LoadResult; access: AccessResult; weather: WeatherResult[] }> {
+export interface HttpBenchResult {
+  bare: LoadResult;
+  access: AccessResult;
+  weather: WeatherResult[];
+  /** The quota batches the access-alone and the weather.php server sent over the whole run (warm-ups included). */
+  quotaBatches: { access: QuotaBatches; weather: QuotaBatches };
+}
+
+export async function runHttpBench(opts: HttpBenchOptions): Promise<HttpBenchResult> {
   if (opts.keys.length === 0) throw new Error('runHttpBench: no API key');
   const win = { ...opts, seconds: opts.seconds / ROUNDS };
   const firstKey = opts.keys[0]!.apiKey;
@@ -209,7 +217,9 @@ export async function runHttpBench(opts: HttpBenchOptions): Promise<{ bare: Load
             widgetRatio: median(acc.widget.map((w, r) => w.rps / acc.weather[r]!.rps)),
           };
         });
-        return { bare: combineRounds(bare), access: againstBare(access.rounds, bare, access.elapsed), weather };
+        const batches = (c: ChildProcess) => askChild<{ batches: QuotaBatches }>(c, 'quota').then((q) => q.batches);
+        const quotaBatches = { access: await batches(accessChild), weather: await batches(child) };
+        return { bare: combineRounds(bare), access: againstBare(access.rounds, bare, access.elapsed), weather, quotaBatches };
       }),
     ),
   );

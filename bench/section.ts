@@ -6,8 +6,7 @@
  * (./targets.ts), each beside its figure, PASS or FAIL.
  */
 import type { Plan } from '../api/access/contract.js';
-import type { AccessResult, WeatherResult } from './http.js';
-import type { LoadResult } from './rounds.js';
+import type { HttpBenchResult } from './http.js';
 import type { Check } from './targets.js';
 
 export interface BenchContext {
@@ -24,7 +23,7 @@ export interface BenchContext {
   /** One API key per plan measured (BENCH_PLANS), in the order given; the first is the default. */
   readonly keys: ReadonlyArray<{ plan: Plan; apiKey: string }>;
   /** The HTTP section's figures, for the sections after it (the bare route is every ratio's denominator). */
-  http?: { bare: LoadResult; access: AccessResult; weather: WeatherResult[] };
+  http?: HttpBenchResult;
   /** Targets met or missed, printed at the end. */
   readonly checks: Check[];
 }

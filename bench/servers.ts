@@ -1,11 +1,12 @@
 /**
  * The servers the HTTP bench (./http.ts) loads, each in a child process
  * forked from this file the same way (same Node flags, logger off, listening
- * on 127.0.0.1:0), and the parent's handle on them: start, CPU time, stop.
+ * on 127.0.0.1:0), and the parent's handle on them: start, CPU time, memory,
+ * quota batches, stop.
  *
  * - `bare`: a bare Fastify JSON route, the baseline of every ratio.
  * - `access`: the same route behind the real access layer (api/access: key
- *   check, one quota round trip, rate-limit headers) and nothing else. No
+ *   check, the quota decision, rate-limit headers) and nothing else. No
  *   weather.php can be faster than this with the same access layer, so its
  *   ratio to the bare route bounds the weather.php ratios, and its
  *   `elapsed_ms` bounds weather.php's.
@@ -19,6 +20,8 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { buildApp } from '../api/app.js';
 import accessPlugin from '../api/access/plugin.js';
+import { createAccessServices } from '../api/access/services.js';
+import type { BatchStats } from '../api/access/quota-batch.js';
 import timingPlugin, { elapsedMs } from '../api/plugins/timing.js';
 import { registerBatching } from '../api/plugins/batching.js';
 import { FIELD_GROUPS } from '../api/fields/registry.js';
@@ -44,10 +47,12 @@ const ALL_GROUPS = new Set(FIELD_GROUPS);
 async function buildServer(kind: ServerKind, dataDir: string) {
   // Keys and quotas embedded and in memory, or in Redis with BENCH_REDIS_URL; never the caller's REDIS_URL.
   const env = benchAccessEnv(dataDir);
+  // Built here, as the access plugin would, so the child can report its quota batches (the process exits on stop).
+  const access = kind === 'bare' ? null : await createAccessServices({ env, cacheKeys: true });
   if (kind === 'weather' || kind === 'weather-auto') {
     // Decode threads as `serve` has them (METEOPUNTO_DECODE_THREADS, default 0).
     const tiles = new TileStore(dataDir, { decodeThreads: decodeThreads(), ...(kind === 'weather' ? { cacheBytes: BENCH_CACHE_BYTES } : {}) });
-    return { app: await buildApp({ dataDir, env, access: { env }, tiles }), tiles };
+    return { app: await buildApp({ dataDir, env, access: { services: access! }, tiles }), tiles, access };
   }
   const app = Fastify({ logger: false });
   if (kind === 'bare') {
@@ -57,21 +62,25 @@ async function buildServer(kind: ServerKind, dataDir: string) {
     // the key in onRequest, the quota in the handler.
     registerBatching(app);
     await app.register(timingPlugin);
-    await app.register(accessPlugin, { env });
+    await app.register(accessPlugin, { services: access! });
     app.get(ACCESS_PATH, { config: { endpoint: 'weather' } }, async function (request, reply) {
       await this.consumeQuota(request, reply);
       return { hello: 'world', elapsed_ms: elapsedMs(request) };
     });
   }
-  return { app, tiles: null };
+  return { app, tiles: null, access };
 }
+
+/** The quota batches a server sent to Redis (api/access/quota-batch.ts); null with embedded quotas. */
+export type QuotaBatches = BatchStats | null;
 
 /** Child side: serve one kind of app until told to stop. */
 async function serveChild(kind: ServerKind, dataDir: string): Promise<void> {
-  const { app, tiles } = await buildServer(kind, dataDir);
+  const { app, tiles, access } = await buildServer(kind, dataDir);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  process.on('message', (msg: { warm?: PointQuery[]; cpu?: true; stop?: true; memory?: true }) => {
+  process.on('message', (msg: { warm?: PointQuery[]; cpu?: true; stop?: true; memory?: true; quota?: true }) => {
     if (msg.cpu) process.send!({ cpu: process.cpuUsage() });
+    if (msg.quota) process.send!({ quota: { batches: access?.quota.batcher?.sent ?? null } });
     // Resident memory now and at its peak, and the tile cache (bench/random-points.ts).
     if (msg.memory) {
       process.send!({ memory: { rss: process.memoryUsage().rss, peakRss: peakRssBytes(), cache: tiles ? tiles.cacheStats() : 0 } });
@@ -108,10 +117,11 @@ function startChild(kind: ServerKind, dataDir: string, points: PointQuery[]): Pr
 
 /**
  * Asks the child for one reading (`cpu`: its process.cpuUsage(), µs;
- * `memory`: its resident memory and tile cache, see serveChild) and waits
+ * `memory`: its resident memory and tile cache, see serveChild; `quota`: its
+ * quota batches, {@link QuotaBatches}) and waits
  * for the answer.
  */
-export function askChild<T>(child: ChildProcess, what: 'cpu' | 'memory'): Promise<T> {
+export function askChild<T>(child: ChildProcess, what: 'cpu' | 'memory' | 'quota'): Promise<T> {
   return new Promise((ok) => {
     const on = (msg: Partial<Record<typeof what, T>>) => {
       const answer = msg[what];

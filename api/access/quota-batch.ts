@@ -23,6 +23,14 @@ import { consumeMany, defineQuotaScript, type BothWindows, type WindowsRequest }
  */
 export const MAX_BATCH = 256;
 
+/** What a batcher has sent: script calls, decisions in them, and the time from sending to the verdicts summed over the answered calls. */
+export interface BatchStats {
+  calls: number;
+  decisions: number;
+  answered: number;
+  roundTripMs: number;
+}
+
 interface Pending {
   request: WindowsRequest;
   resolve(w: BothWindows): void;
@@ -32,8 +40,8 @@ interface Pending {
 export class QuotaBatcher {
   private pending: Pending[] = [];
   private scheduled = false;
-  /** Script calls sent, and decisions in them (for tests and the bench). */
-  readonly sent = { calls: 0, decisions: 0 };
+  /** For tests and the bench. */
+  readonly sent: BatchStats = { calls: 0, decisions: 0, answered: 0, roundTripMs: 0 };
 
   constructor(
     private readonly redis: Redis,
@@ -64,8 +72,13 @@ export class QuotaBatcher {
     this.pending = [];
     this.sent.calls++;
     this.sent.decisions += batch.length;
+    const t0 = performance.now();
     consumeMany(this.redis, batch.map((p) => p.request)).then(
-      (verdicts) => batch.forEach((p, i) => p.resolve(verdicts[i]!)),
+      (verdicts) => {
+        this.sent.answered++;
+        this.sent.roundTripMs += performance.now() - t0;
+        batch.forEach((p, i) => p.resolve(verdicts[i]!));
+      },
       (err: unknown) => batch.forEach((p) => p.reject(err)),
     );
   }

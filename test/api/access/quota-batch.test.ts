@@ -49,6 +49,7 @@ describe('quota decisions in batches (Redis)', () => {
       const decisions = await Promise.all(Array.from({ length: 40 }, () => q.consume(id, 'developer')));
       expect(q.batcher!.sent.calls - calls).toBe(1);
       expect(sent).toEqual(['evalsha']);
+      expect(q.batcher!.sent).toMatchObject({ calls: 2, decisions: 41, answered: 2 }); // with the first, loading call
       expect(decisions.map(verdict)).toEqual([...Array(15).fill('taken'), ...Array(25).fill('minute')]);
       // Each its own count: the taken ones saw 1..15 used, the refused the full window.
       expect(decisions.slice(0, 15).map((d) => d.snapshot!.minute.used)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
