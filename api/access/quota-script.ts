@@ -88,13 +88,16 @@ export interface FloodCounter {
 
 const NO_FLOOD: FloodCounter = { key: 'mp:flood:none', limit: 0 };
 
+/** The script's command name on the client (./redis-connection.ts keeps it out of auto-pipelining). */
+export const QUOTA_SCRIPT_COMMAND = 'mpQuotaConsumeMany';
+
 interface WithScript {
   mpQuotaConsumeMany(numKeys: number, ...keysThenArgs: Array<string | number>): Promise<number[]>;
 }
 
 /** Registers the script on `redis` (EVALSHA, loaded on first use; the number of keys given per call). */
 export function defineQuotaScript(redis: Redis): void {
-  if (!('mpQuotaConsumeMany' in redis)) redis.defineCommand('mpQuotaConsumeMany', { lua: CONSUME_MANY_LUA });
+  if (!(QUOTA_SCRIPT_COMMAND in redis)) redis.defineCommand(QUOTA_SCRIPT_COMMAND, { lua: CONSUME_MANY_LUA });
 }
 
 const OUTCOMES = ['minute', 'day', 'taken', 'flood'] as const;

@@ -15,6 +15,7 @@
  */
 import { Redis } from 'ioredis';
 import { redactSecrets } from '../../config/redaction.js';
+import { QUOTA_SCRIPT_COMMAND } from './quota-script.js';
 
 export interface RedisHealthLog {
   warn(msg: string): void;
@@ -54,6 +55,9 @@ export async function connectAccessRedis(url: string, opts: AccessRedisOptions =
     // Commands issued in one turn of the event loop leave in one write: under load many
     // requests' quota scripts share a socket write and a Redis wake-up (docs/benchmarks.md).
     enableAutoPipelining: true,
+    // The quota script already carries every decision of a turn in one command (./quota-batch.ts):
+    // auto-pipelining would only hold it back for one more turn of the event loop.
+    autoPipeliningIgnoredCommands: [QUOTA_SCRIPT_COMMAND],
   });
   watchHealth(client, url, opts.log);
   let lastError: Error | undefined;
