@@ -50,9 +50,10 @@ export interface SourceField {
 /** What the caller wants of a file, for readers that can read part of it. */
 export interface ReadOptions {
   /**
-   * The area needed, WGS 84 degrees [west, south, east, north]: a reader
-   * that can decode a window (GeoTIFF) decodes only the pixels covering it.
-   * The others read everything; the pipeline crops later either way.
+   * The area needed, WGS 84 degrees [west, south, east, north]: GeoTIFF
+   * decodes only the pixels covering it, NetCDF reads regular
+   * latitude/longitude fields over it plus the crop margin (a NetCDF4
+   * hyperslab); GRIB reads everything. The pipeline crops later either way.
    */
   box?: readonly [number, number, number, number];
 }

@@ -14,6 +14,7 @@ import { coordRole } from './cf-coords.js';
 import { CoordCache } from './coord-values.js';
 import { levelOf, planVariable, referencedNames, type DimPlan, type VariablePlan } from './field-plan.js';
 import { gatherField } from './slab.js';
+import { planWindow, type Box } from './window.js';
 
 /** Raw values per read block: 16 M (at most 128 MB once widened to float64). */
 const BLOCK_VALUES = 16 * 1024 * 1024;
@@ -56,8 +57,14 @@ export class EmptyDimensionError extends Error {
 /** Epoch placeholder of a timeless field's valid time (SourceField.timeless). */
 const NO_TIME_MS = 0;
 
-export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: () => number | null, blockValues = BLOCK_VALUES): SourceField[] {
+export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: () => number | null, blockValues = BLOCK_VALUES, box?: Box): SourceField[] {
   const { v, dims } = plan;
+  // Only the window the ingest needs (./window.ts): a hyperslab where the backend reads one, else gathered from blocks.
+  const win = box ? planWindow(plan, box) : null;
+  const slab = win !== null && v.readWindow !== undefined;
+  const grid = win ? win.grid : plan.grid;
+  const geometry = win ? (slab ? win.geometry : win.wholeGeometry) : plan.geometry;
+  const strideOf = new Map(dims.map((d, k) => [d, slab ? win!.strides[k]! : d.stride]));
   const packing = packingOf(v);
   const find = (role: string) => dims.find((d) => d.role === role);
   const timeDim = find('time');
@@ -99,7 +106,8 @@ export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: ()
   const iterDims = dims.filter((d) => d.role !== 'x' && d.role !== 'y');
   const lead = dims[0]!;
   const blockByFirst = lead.role !== 'x' && lead.role !== 'y' && lead.len > 1;
-  const blockLen = blockByFirst ? Math.max(1, Math.floor(blockValues / lead.stride)) : lead.len;
+  const leadStride = strideOf.get(lead)!;
+  const blockLen = blockByFirst ? Math.max(1, Math.floor(blockValues / leadStride)) : lead.len;
 
   const out: SourceField[] = [];
   const base = {
@@ -111,13 +119,13 @@ export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: ()
   };
   for (let start = 0; start < (blockByFirst ? lead.len : 1); start += blockLen) {
     const count = blockByFirst ? Math.min(blockLen, lead.len - start) : undefined;
-    const raw = toDecodable(blockByFirst ? v.read(start, count) : v.read(), packing);
-    const offset0 = blockByFirst ? start * lead.stride : 0;
+    const raw = toDecodable(slab ? v.readWindow!(win!.ranges.map((r, k) => (k === 0 && blockByFirst ? [start, start + count!] : r))) : blockByFirst ? v.read(start, count) : v.read(), packing);
+    const offset0 = blockByFirst ? start * leadStride : 0;
     // Odometer over the non-spatial dimensions (the lead one restricted to this block).
     const idx = new Map<DimPlan, number>(iterDims.map((d) => [d, d === lead && blockByFirst ? start : 0]));
     for (;;) {
       let rawBase = -offset0;
-      for (const [d, i] of idx) rawBase += i * d.stride;
+      for (const [d, i] of idx) rawBase += i * strideOf.get(d)!;
       const refMs = refDim ? refs![idx.get(refDim)!] : plan.scalarRefMs;
       const found = interval(idx, refMs);
       const iv = found ?? { validMs: NO_TIME_MS };
@@ -130,8 +138,8 @@ export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: ()
         ...(found === null ? { timeless: true as const } : {}),
         stepType,
         ...(iv.startMs !== undefined ? { intervalStart: new Date(iv.startMs) } : {}),
-        grid: plan.grid,
-        values: gatherField(raw, rawBase, plan.geometry, packing),
+        grid,
+        values: gatherField(raw, rawBase, geometry, packing),
       });
       // Advance the odometer, last dimension fastest.
       let k = iterDims.length - 1;
@@ -151,13 +159,16 @@ export function fieldsOf(plan: VariablePlan, cache: CoordCache, staticTimeMs: ()
   return out;
 }
 
-/** All fields of a dataset; `blockValues` bounds the raw values read at once (tests lower it). */
-export function readFields(ds: NcDataset, blockValues = BLOCK_VALUES): { fields: SourceField[]; skipped: string[] } {
+/**
+ * All fields of a dataset; `blockValues` bounds the raw values read at once (tests lower it); with `box`, fields on
+ * regular latitude/longitude grids cover only that area plus the crop margin (./window.ts).
+ */
+export function readFields(ds: NcDataset, blockValues = BLOCK_VALUES, box?: Box): { fields: SourceField[]; skipped: string[] } {
   const cache = new CoordCache(ds);
   const { plans, skipped } = planDataset(ds, cache);
   let staticMs: number | null | undefined;
   const staticTimeMs = () => (staticMs === undefined ? (staticMs = fallbackTimeMs(ds, cache)) : staticMs);
-  const fields = plans.flatMap((p) => fieldsOf(p, cache, staticTimeMs, blockValues));
+  const fields = plans.flatMap((p) => fieldsOf(p, cache, staticTimeMs, blockValues, box));
   return { fields, skipped };
 }
 

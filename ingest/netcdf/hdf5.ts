@@ -148,6 +148,13 @@ export async function openNetcdf4(file: string): Promise<NcDataset> {
               throw new ReadError(file, `cannot read dataset ${info.name}: ${(e as Error).message}${describeFilters(d)}`, { cause: e });
             }
           },
+          readWindow(ranges: readonly (readonly [number, number])[]): NumArray {
+            try {
+              return toNumArray(d.slice(ranges.map(([a, b]) => [a, b])));
+            } catch (e) {
+              throw new ReadError(file, `cannot read dataset ${info.name}: ${(e as Error).message}${describeFilters(d)}`, { cause: e });
+            }
+          },
         };
       });
     return {

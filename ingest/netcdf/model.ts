@@ -33,6 +33,11 @@ export interface NcVariable {
    * integers come back as Float64Array.
    */
   read(start?: number, count?: number): NumArray;
+  /**
+   * Raw values of the hyperslab [start, end) per dimension, row-major, where
+   * the backend reads one without the rest (NetCDF4/HDF5); absent otherwise.
+   */
+  readWindow?(ranges: readonly (readonly [number, number])[]): NumArray;
 }
 
 export interface NcDataset {

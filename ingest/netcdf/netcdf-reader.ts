@@ -5,7 +5,7 @@
  * Every failure surfaces as ReadError(file, reason).
  */
 import { open } from 'node:fs/promises';
-import { ReadError, type Reader, type SourceField } from '../field.js';
+import { ReadError, type ReadOptions, type Reader, type SourceField } from '../field.js';
 import { sniffContainer } from './magic.js';
 import type { NcDataset } from './model.js';
 import { openNetcdf3 } from './nc3.js';
@@ -45,10 +45,11 @@ export async function openNetcdf(file: string): Promise<NcDataset> {
   }
 }
 
-export async function readNetcdf(file: string): Promise<SourceField[]> {
+/** Every field of `file`; with `options.box`, fields on regular latitude/longitude grids over that area only (./window.ts). */
+export async function readNetcdf(file: string, options?: ReadOptions): Promise<SourceField[]> {
   const ds = await openNetcdf(file);
   try {
-    const { fields, skipped } = readFields(ds);
+    const { fields, skipped } = readFields(ds, undefined, options?.box);
     if (fields.length === 0) {
       const why = skipped.length ? `: ${skipped.join('; ')}` : '';
       throw new ReadError(file, `no gridded latitude/longitude field in ${ds.format} file${why}`);
