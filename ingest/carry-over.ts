@@ -17,7 +17,7 @@ import type { Product } from './products/product.js';
 export async function carryOverEarlierSteps(root: string, product: Product, input: ProductVersionInput): Promise<string | null> {
   const hours = product.carryHours ?? 0;
   if (product.layout !== 'forecast' || hours <= 0 || input.times.length === 0) return null;
-  const prev = openLiveVersion(root, product.name);
+  const prev = await openLiveVersion(root, product.name);
   if (!prev) return null;
   if (!sameGrid(prev.manifest.grid, input.grid)) return `earlier steps not carried over from ${prev.manifest.version}: it is on another grid`;
   const first = input.times[0]!.getTime();

@@ -63,7 +63,7 @@ export const collapse: GateCheck = {
   async run(ctx: GateContext): Promise<Finding[]> {
     const { product, input } = ctx;
     if (product.layout !== 'forecast' || input.times.length === 0) return [];
-    const live = openLiveVersion(ctx.root, product.name);
+    const live = await openLiveVersion(ctx.root, product.name);
     if (!live || !sameGrid(live.manifest.grid, input.grid)) return [];
     const out: Finding[] = [];
     for (const name of dataVariables(input)) {

@@ -27,7 +27,7 @@ export interface RenderArgs {
 export async function render(a: RenderArgs): Promise<number> {
   const width = a.width === undefined ? 800 : Number(a.width);
   if (!Number.isInteger(width) || width < 64 || width > 4096) throw new OpsUsageError(`--width must be an integer in 64..4096, got '${a.width}'`);
-  const v = openLiveVersion(dataDir(), a.product);
+  const v = await openLiveVersion(dataDir(), a.product);
   if (!v) throw notPublished(a.product);
   const m = v.manifest;
   const info = m.variables[a.variable];

@@ -7,7 +7,8 @@
  * first step of the next one.
  */
 import { interleave } from './block.js';
-import { readChunk, type ChunkData, type ChunkFile } from './chunk-file.js';
+import { decodeChunk, fetchChunk, readChunk, type ChunkData, type ChunkFile } from './chunk-file.js';
+import type { TileStorage } from '../storage/types.js';
 
 /** A block to load: the same spatial chunk of several variables of one kind. */
 export interface BlockRequest {
@@ -23,14 +24,28 @@ export interface BlockRequest {
   next?: ChunkFile[];
   /** Cells per chunk plane (chunk rows × columns). */
   plane: number;
+  /** The stored bytes of `files` (and of `next`), already fetched: a bucket's chunks are fetched on the main thread. */
+  data?: Uint8Array[];
+  nextData?: Uint8Array[];
+}
+
+/** A block decoder that fetches a bucket's chunks first, then decodes with `decode` (here or in a thread). */
+export function fetchingDecoder(decode: (req: BlockRequest) => Promise<ChunkData>, storage: TileStorage): (req: BlockRequest) => Promise<ChunkData> {
+  const fetchAll = (files: ChunkFile[]) => Promise.all(files.map((f) => fetchChunk(f, storage)));
+  return async (req) => {
+    const [data, nextData] = await Promise.all([fetchAll(req.files), req.next ? fetchAll(req.next) : undefined]);
+    return decode({ ...req, data, ...(nextData ? { nextData } : {}) });
+  };
 }
 
 export async function readBlock(req: BlockRequest): Promise<ChunkData> {
   const chunkSteps = req.chunkSteps ?? req.steps;
   const length = chunkSteps * req.plane;
-  let chunks = await Promise.all(req.files.map((f) => readChunk(f, req.int16, length)));
+  const read = (files: ChunkFile[], data: Uint8Array[] | undefined) =>
+    Promise.all(files.map((f, k) => (data ? decodeChunk(f, data[k]!, req.int16, length) : readChunk(f, req.int16, length))));
+  let chunks = await read(req.files, req.data);
   if (req.next) {
-    const next = await Promise.all(req.next.map((f) => readChunk(f, req.int16, length)));
+    const next = await read(req.next, req.nextData);
     const p = req.plane;
     chunks = chunks.map((c, m) => {
       const two = req.int16 ? new Int16Array(2 * p) : new Float32Array(2 * p);

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import type { Manifest } from '../manifest.js';
-import { readManifestView } from '../manifest-file.js';
+import { manifestKey, readManifestView } from '../manifest-file.js';
 import { readChunk } from './chunk-file.js';
 import { tileStorage, type TilesAt } from '../storage/open.js';
 import type { TileStorage } from '../storage/types.js';
@@ -23,8 +23,10 @@ export interface OpenVersion {
 }
 
 /** The live version of a store (`nwp`, `reanalysis/1950`), or null when none is published. */
-export function openLiveVersion(root: TilesAt, key: string): OpenVersion | null {
+export async function openLiveVersion(root: TilesAt, key: string): Promise<OpenVersion | null> {
   const storage = tileStorage(root);
+  // A bucket's synchronous view holds what it has polled: load this store's manifest now.
+  await storage.prime?.([manifestKey(key)]);
   const m = readManifestView(storage.sync, key, storage.location);
   return m ? { manifest: m, state: versionState(key, storage, m, 0), storage } : null;
 }

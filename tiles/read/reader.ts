@@ -35,6 +35,8 @@ import { LiveVersions, type StoreEntry } from './live-versions.js';
 import type { VersionState } from './version-state.js';
 import { variableList } from './variable-list.js';
 import { threadDecoder } from './decode-pool.js';
+import { fetchingDecoder, readBlock } from './block-read.js';
+import { manifestKey } from '../manifest-file.js';
 import { ChunkCache, type BlockRequest, type ChunkData } from './chunk-cache.js';
 import { autoCacheBytes } from './cache-budget.js';
 import { NeighbourBlocks } from './neighbour-blocks.js';
@@ -93,8 +95,8 @@ export class TileStore {
     // Warms decode in threads whatever decodeThreads says: the event loop keeps answering from the live version.
     // The larger pool first: the process-wide pool is replaced when a larger one is asked for (./decode-pool.ts).
     const lanes = Math.max(1, threads, availableParallelism());
-    const warmDecode = opts.warm ? threadDecoder(lanes) : undefined;
-    this.cache = new ChunkCache(opts.cacheBytes ?? autoCacheBytes(this.storage), (id) => this.dropSlot(id), threads > 0 ? threadDecoder(threads) : undefined);
+    const warmDecode = opts.warm ? this.loader(threadDecoder(lanes)) : undefined;
+    this.cache = new ChunkCache(opts.cacheBytes ?? autoCacheBytes(this.storage), (id) => this.dropSlot(id), this.loader(threads > 0 ? threadDecoder(threads) : readBlock));
     if (opts.warm && warmDecode) {
       const w = new VersionWarmer(this.cache, opts.warm, warmDecode, opts.onWarm, lanes);
       this.warmer = w;
@@ -138,6 +140,11 @@ export class TileStore {
     return this.starting !== null;
   }
 
+  /** How blocks are loaded: a directory's chunk files are read by path (in threads too); a bucket's are fetched here first. */
+  private loader(decode: (req: BlockRequest) => Promise<ChunkData>): (req: BlockRequest) => Promise<ChunkData> {
+    return this.storage.localPath ? decode : fetchingDecoder(decode, this.storage);
+  }
+
   /** The live manifest of a store (`nwp`, `reanalysis/1950`), or null when none is published. */
   manifest(key: string): Manifest | null {
     return this.entryOf(key)?.state?.manifest ?? null;
@@ -176,15 +183,28 @@ export class TileStore {
 
   /** As trySample, loading missing chunks first. */
   async sample(key: string, lat: number, lon: number, timeMs: number | null, variables?: readonly string[]): Promise<PointSample> {
+    if (this.storage.prime && !this.pin(key)) await this.ready([key]);
     for (let round = 0; ; round++) {
       try {
         return await this.sampleIn(this.pinOrThrow(key), lat, lon, timeMs, variables);
       } catch (err) {
         // A vanished chunk file means the version was replaced and removed: re-read the manifest and retry.
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || round >= MAX_LOAD_ROUNDS) throw err;
+        if (this.storage.prime) await this.storage.prime([manifestKey(key)]);
         this.versions.recheck(key);
       }
     }
+  }
+
+  /**
+   * Load the manifests of `keys` now (a bucket: into its synchronous view,
+   * which then keeps them fresh in the background; a directory: nothing to
+   * load), so that the synchronous methods answer for them at once.
+   */
+  async ready(keys: readonly string[]): Promise<void> {
+    if (!this.storage.prime) return;
+    await this.storage.prime(keys.map(manifestKey));
+    for (const k of keys) this.versions.recheck(k);
   }
 
   /** trySample on a pinned version. */

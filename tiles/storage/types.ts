@@ -89,6 +89,11 @@ export interface TileStorage {
    * chunks by path as before (no bytes cross threads); absent for a bucket.
    */
   localPath?(key: string): string;
+  /**
+   * A bucket only: load the documents at `keys` (manifests) into the
+   * synchronous view now, and keep them fresh. A directory needs none.
+   */
+  prime?(keys: readonly string[]): Promise<void>;
 }
 
 /** `a/b` + `c` → `a/b/c` (keys never start with '/'). */

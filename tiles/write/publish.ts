@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, unlink, utimes, readFile } from 'node:fs/promises';
 import type { Manifest } from '../manifest.js';
 import { writeFileSynced } from './durable-fs.js';
-import { writeManifest } from '../manifest-file.js';
+import { jsonDocument, manifestKey, writeManifest } from '../manifest-file.js';
 import { OWNER_FILE, RETIRED_SUFFIX, tempDirName } from '../layout.js';
 import type { TileStorage } from '../storage/types.js';
 
@@ -70,16 +70,33 @@ export async function readOwner(tempDir: string): Promise<OwnerRecord | null> {
   }
 }
 
+/** Another writer switched the store since this one started: its version is not published. */
+export class PublishConflict extends Error {
+  override name = 'PublishConflict';
+}
+
 /**
  * Steps 2 and 3: make the finished temp directory the live version of
  * `storeKey` (`nwp`, `reanalysis/1950`). When the commit or the manifest
  * write fails, the previous manifest stays live.
+ *
+ * `base`: the manifest's stamp when the writer started (null: there was
+ * none). Given, the switch is conditional on it (TileStorage.putIf): when
+ * another writer switched the store meanwhile, this one loses
+ * ({@link PublishConflict}) and its uploaded version is removed. Absent
+ * (the local directory), the last manifest written wins, as before.
  */
-export async function commitVersion(storage: TileStorage, storeKey: string, temp: TempVersion, manifest: Manifest): Promise<void> {
+export async function commitVersion(storage: TileStorage, storeKey: string, temp: TempVersion, manifest: Manifest, base?: string | null): Promise<void> {
   temp.release();
   await unlink(join(temp.dir, OWNER_FILE));
-  await storage.commitDir(temp.dir, `${storeKey}/${manifest.version}/`);
-  await writeManifest(storage, storeKey, manifest);
+  const prefix = `${storeKey}/${manifest.version}/`;
+  await storage.commitDir(temp.dir, prefix);
+  if (base === undefined) {
+    await writeManifest(storage, storeKey, manifest);
+  } else if (!(await storage.putIf(manifestKey(storeKey), jsonDocument(manifest), base))) {
+    await storage.deletePrefix(prefix).catch(() => undefined); // unreferenced anyway: gc would remove it later
+    throw new PublishConflict(`${storage.location}/${storeKey}: another writer published a version while ${manifest.version} was written; the live version is theirs`);
+  }
   // A concurrent clean-up may have marked this version retired between the commit and the manifest write.
   await storage.delete(`${storeKey}/${manifest.version}${RETIRED_SUFFIX}`).catch(() => undefined);
 }

@@ -13,6 +13,8 @@ import { writeChecksums } from './checksums.js';
 import { createTempVersion, commitVersion, discardTempVersion, newVersionName } from './publish.js';
 import { collectGarbage, type GcOptions } from '../ops/gc.js';
 import { updatePeriodIndex } from '../period-index.js';
+import { manifestKey } from '../manifest-file.js';
+import { collectBucketGarbage } from '../ops/bucket-gc.js';
 import { tileStorage, type TilesAt } from '../storage/open.js';
 
 export interface WriteOptions {
@@ -42,6 +44,8 @@ export async function writeProductVersion(root: TilesAt, input: ProductVersionIn
   const dir = storage.stagingDir(key);
   const gc: GcOptions = { graceMs: opts.graceMs, staleTempMs: opts.staleTempMs };
   await collectGarbage(dir, gc);
+  // On a bucket the switch is conditional on the manifest this writer started from (./publish.ts).
+  const base = storage.kind === 's3' ? ((await storage.head(manifestKey(key)))?.tag ?? null) : undefined;
 
   const published = new Date();
   const version = newVersionName(published);
@@ -63,7 +67,7 @@ export async function writeProductVersion(root: TilesAt, input: ProductVersionIn
     });
     manifest = buildManifest(input, version, published, layout);
     await writeChecksums(temp.dir);
-    await commitVersion(storage, key, temp, manifest);
+    await commitVersion(storage, key, temp, manifest, base);
   } catch (err) {
     await discardTempVersion(temp);
     throw err;
@@ -71,6 +75,7 @@ export async function writeProductVersion(root: TilesAt, input: ProductVersionIn
   if (manifest.layout === 'periods') await updatePeriodIndex(storage, input.product);
   // Clean-up failures never undo a successful publish; the next publish retries them.
   await collectGarbage(dir, gc).catch(() => undefined);
+  if (storage.kind === 's3') await collectBucketGarbage(storage, key, { graceMs: opts.graceMs }).catch(() => undefined);
   return { product: input.product, version, path: storage.localPath?.(`${key}/${version}`) ?? `${storage.location}/${key}/${version}`, manifest };
 }
 

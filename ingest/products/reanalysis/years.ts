@@ -68,7 +68,7 @@ function isNewYear(t: Date): boolean {
 /** `year` merged with its live version (in place); a note, or null when nothing was published for it. */
 export async function mergeWithPublished(root: string, product: Product, year: ProductVersionInput): Promise<string | null> {
   const key = `${product.name}/${year.meta!.period}`;
-  const prev = openLiveVersion(root, key);
+  const prev = await openLiveVersion(root, key);
   if (!prev) return null;
   const m = prev.manifest;
   if (!sameGrid(m.grid, year.grid)) {

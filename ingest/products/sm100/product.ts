@@ -41,9 +41,9 @@ export const sm100Product: Product = {
 /** Build and publish the sm100 version of the live nwp version. */
 export async function deriveSm100(root: string, signal?: AbortSignal): Promise<FollowOutcome> {
   const skip = (why: string): FollowOutcome => ({ product: 'sm100', published: null, notes: [`sm100 not built: ${why}`] });
-  const terrain = openLiveVersion(root, SM100_TERRAIN_STORE);
+  const terrain = await openLiveVersion(root, SM100_TERRAIN_STORE);
   if (!terrain) return skip('no DEM ingested yet (meteopunto ingest sm100 <dem file>)');
-  const nwp = openLiveVersion(root, FOLLOWS);
+  const nwp = await openLiveVersion(root, FOLLOWS);
   if (!nwp) return skip('no nwp version published yet; the next nwp ingest builds it');
   let result;
   try {
@@ -53,7 +53,7 @@ export async function deriveSm100(root: string, signal?: AbortSignal): Promise<F
     throw err;
   }
   // A newer nwp version published meanwhile gets its own sm100 from its own ingest: do not replace that one with an older pairing.
-  if (openLiveVersion(root, FOLLOWS)?.manifest.version !== nwp.manifest.version) return skip(`nwp moved on from ${nwp.manifest.version} while downscaling`);
+  if ((await openLiveVersion(root, FOLLOWS))?.manifest.version !== nwp.manifest.version) return skip(`nwp moved on from ${nwp.manifest.version} while downscaling`);
   signal?.throwIfAborted();
   const published = await writeProductVersion(root, {
     ...result.input,

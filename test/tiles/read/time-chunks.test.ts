@@ -82,7 +82,7 @@ describe('a store chunked along time', () => {
   });
 
   it('reads whole fields at steps in several chunks', async () => {
-    const v = openLiveVersion(root, 'reanalysis')!;
+    const v = (await openLiveVersion(root, 'reanalysis'))!;
     const steps = [0, 255, 256, 700, 1099];
     const fields = await readFieldSteps(v, 'temperature_2m', steps);
     steps.forEach((t, n) => {

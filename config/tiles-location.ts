@@ -1,0 +1,62 @@
+/**
+ * Where the tile store lives: `METEOPUNTO_TILES`, a directory or an
+ * S3-compatible bucket (`s3://bucket/prefix`); unset, `$METEOPUNTO_DATA/tiles`.
+ * For a bucket, the endpoint and region come from the AWS SDK's own
+ * variables (`AWS_ENDPOINT_URL`, `AWS_REGION`), credentials from its standard
+ * chain (`AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`, `AWS_PROFILE`, ...),
+ * which the SDK reads itself; path-style addressing is used whenever an
+ * endpoint is set (MinIO, Ceph and most self-hosted stores need it), or
+ * when `AWS_S3_FORCE_PATH_STYLE=true`.
+ */
+import { resolve } from 'node:path';
+import { processEnv } from './process-env.js';
+import { ConfigError, integerSetting, setting, type Environment } from './environment.js';
+import { dataDir, tilesDir } from './paths.js';
+
+export type TilesLocation =
+  | { kind: 'local'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** Key prefix inside the bucket, without leading or trailing '/' ('' for the bucket's root). */
+      prefix: string;
+      endpoint?: string;
+      region: string;
+      forcePathStyle: boolean;
+      /** Where writers build a version before uploading it, and the optional chunk cache. */
+      stagingDir: string;
+      /** A bucket request that has not completed after this long fails (the API answers 503). */
+      timeoutMs: number;
+    };
+
+/** S3 bucket names: 3–63 characters, lower-case letters, digits, '.', '-'. */
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+export function tilesLocation(env: Environment = processEnv(), root: string = dataDir(env)): TilesLocation {
+  const raw = setting(env, 'METEOPUNTO_TILES');
+  if (raw === undefined) return { kind: 'local', dir: tilesDir(root) };
+  if (!/^s3:\/\//i.test(raw)) return { kind: 'local', dir: resolve(raw) };
+  const m = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(raw.trim())!;
+  const bucket = m[1]!;
+  const prefix = m[2]!.replace(/\/+$/, '');
+  if (!BUCKET.test(bucket)) throw new ConfigError(`METEOPUNTO_TILES='${raw}': '${bucket}' is not a valid bucket name (3–63 lower-case letters, digits, '.', '-')`);
+  if (prefix.split('/').some((p) => p === '' || p === '.' || p === '..')) throw new ConfigError(`METEOPUNTO_TILES='${raw}': the prefix must be path segments without empty, '.' or '..' parts`);
+  const endpoint = setting(env, 'AWS_ENDPOINT_URL');
+  const pathStyle = setting(env, 'AWS_S3_FORCE_PATH_STYLE');
+  if (pathStyle !== undefined && !['true', 'false'].includes(pathStyle)) throw new ConfigError(`AWS_S3_FORCE_PATH_STYLE='${pathStyle}': true or false`);
+  return {
+    kind: 's3',
+    bucket,
+    prefix,
+    ...(endpoint ? { endpoint } : {}),
+    region: setting(env, 'AWS_REGION') ?? 'us-east-1',
+    forcePathStyle: pathStyle === undefined ? endpoint !== undefined : pathStyle === 'true',
+    stagingDir: resolve(root, 'tiles-staging'),
+    timeoutMs: integerSetting(env, 'METEOPUNTO_TILES_TIMEOUT_MS', 5000),
+  };
+}
+
+/** `s3://bucket/prefix` or the directory, for messages. */
+export function describeTiles(loc: TilesLocation): string {
+  return loc.kind === 'local' ? loc.dir : `s3://${loc.bucket}${loc.prefix ? `/${loc.prefix}` : ''}`;
+}
