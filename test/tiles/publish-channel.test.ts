@@ -6,7 +6,9 @@
  * hour — stages, warms and switches to it at once; without the subscription
  * the same reader stays on the old version. With Redis absent the ingest
  * still publishes (saying the announcement failed) and a reader checking
- * current.json every 200 ms finds the version by itself.
+ * current.json every 200 ms finds the version by itself. And `meteopunto
+ * serve` with REDIS_URL, sent no request at all after the publish (so its
+ * manifest check never runs), warms and switches on the announcement alone.
  */
 import { afterAll, expect, inject, it } from 'vitest';
 import { readManifestSync } from '../../tiles/manifest-file.js';
@@ -16,7 +18,7 @@ import type { WarmReport } from '../../tiles/read/warm.js';
 import { productDir } from '../../config/paths.js';
 import { freePort } from '../support/redis-server.js';
 import { dataFile, describeShared } from '../support/shared-data.js';
-import { runCli } from '../api/access/fixtures/api-process.js';
+import { runCli, startApiProcess } from '../api/access/fixtures/api-process.js';
 import { tempRoot } from './temp-root.js';
 
 const GRIB = () => dataFile('ifs-hres-t2m-italy/alternate-scanning.grib');
@@ -81,4 +83,26 @@ describeShared('publish announcements', () => {
     expect(second.stderr).toMatch(/published, but the announcement to the API servers failed .*next manifest check/);
     expect(await liveAfter(tiles, second.version, 30_000)).toBe(second.version);
   }, 120_000);
+
+  it('meteopunto serve with REDIS_URL switches on the announcement alone, no request sent', async () => {
+    const redisUrl = inject('redisUrl');
+    const root = tempRoot('announce-serve');
+    const first = await ingest(root, undefined);
+    const api = await startApiProcess({ METEOPUNTO_DATA: root, REDIS_URL: redisUrl, METEOPUNTO_LOG_FORMAT: 'json' });
+    try {
+      const until = async (re: RegExp, ms: number) => {
+        const end = Date.now() + ms;
+        while (Date.now() < end && !re.test(api.output())) await new Promise((r) => setTimeout(r, 100));
+        return re.test(api.output());
+      };
+      expect(await until(/tile cache warm: ready/, 60_000), api.output()).toBe(true);
+      expect((await (await fetch(`${api.url}/healthz`)).json()).products.nwp.version).toBe(first.version);
+      const second = await ingest(root, redisUrl);
+      expect(second.code, second.stderr).toBe(0);
+      expect(await until(new RegExp(`"version":"${second.version.replace(/\./g, '\\.')}"[^\n]*new version warm: switched to it`), 30_000), api.output()).toBe(true);
+      expect((await (await fetch(`${api.url}/healthz`)).json()).products.nwp.version).toBe(second.version);
+    } finally {
+      await api.stop();
+    }
+  }, 180_000);
 });
