@@ -1,6 +1,6 @@
 /**
  * `meteopunto worker` processes against one real Redis: a schedule fires once
- * per tick with two workers running; a worker SIGKILLed mid-download leaves the
+ * per tick with two workers running, its publish announced on Redis; a worker SIGKILLed mid-download leaves the
  * previous version served and the job completes on another worker; SIGTERM
  * hands a running job back and exits 0.
  */
@@ -13,6 +13,7 @@ import { parseJobsConfig } from '../../jobs/config.js';
 import { configuredIngestJob, runForTick } from '../../jobs/ingest-job.js';
 import { enqueueIngest } from '../../jobs/queues.js';
 import { TileStore } from '../../tiles/read/reader.js';
+import { followPublished } from '../../tiles/publish-channel.js';
 import { describeShared } from '../support/shared-data.js';
 import { startFileServer, type FileServer } from './support/file-server.js';
 import { ERA5_FILE, IFS_FILE, IFS_PATH, IFS_RUN, IFS_VALID_MS, liveVersion, tempRoot, uniquePrefix, versionDirs, waitForState } from './support/harness.js';
@@ -79,6 +80,10 @@ describeShared('worker processes', () => {
     const runPaths = [now, now + 86_400_000].map((t) => `/${runForTick(cfg, new Date(t)).toISOString().slice(0, 13).replace(/[-T]/g, '')}/ifs_003.grib`);
     for (const p of runPaths) server.routes.set(p, { body: ifsBytes });
 
+    // Each publish is announced to the API servers (tiles/publish-channel.ts).
+    const announced: string[][] = [];
+    const follower = followPublished(redisUrl, (stores) => announced.push(stores));
+    await follower.ready;
     const a = worker('A');
     const b = worker('B');
     await Promise.all([a, b].map((w) => w.waitForLine((l) => l.event === 'ready')));
@@ -103,6 +108,9 @@ describeShared('worker processes', () => {
     expect(new Set(ingested.map((l) => l.jobId)).size).toBe(ingested.length);
     expect(runPaths.reduce((n, p) => n + server.hits(p), 0)).toBe(ingested.length);
     expect(liveVersion(root)).toBeDefined();
+    // At least one ["nwp"] per ingest (other suites on this Redis may announce too).
+    await follower.close();
+    expect(announced.filter((m) => m.length === 1 && m[0] === 'nwp').length).toBeGreaterThanOrEqual(ingested.length);
   });
 
   it('a worker SIGKILLed mid-download leaves the previous version served; another worker completes the job', async () => {
