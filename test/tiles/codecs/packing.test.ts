@@ -63,4 +63,15 @@ describe('byte shuffle', () => {
     expect(Array.from(shuffle(raw, 2))).toEqual([1, 2, 3, 2, 0, 0, 0, 1]);
     expect(Array.from(unshuffle(shuffle(raw, 2), 2))).toEqual(Array.from(raw));
   });
+
+  it('unshuffles 2- and 4-byte elements as numcodecs shuffles them, negative values included', async () => {
+    const { shuffle, unshuffle } = await import('../../../tiles/codecs/shuffle.js');
+    // numcodecs: Shuffle(elementsize=4).encode(np.array([1, 258, -2], '<i4')) and Shuffle(elementsize=2).encode(np.array([-2, 300], '<i2')).
+    const i4 = Uint8Array.of(1, 2, 254, 0, 1, 255, 0, 0, 255, 0, 0, 255);
+    expect(Array.from(new Int32Array(unshuffle(i4, 4).buffer))).toEqual([1, 258, -2]);
+    expect(Array.from(new Int16Array(unshuffle(Uint8Array.of(254, 44, 255, 1), 2).buffer))).toEqual([-2, 300]);
+    const rnd = prng(3);
+    const bytes = Uint8Array.from({ length: 4 * 999 }, () => Math.floor(rnd() * 256));
+    for (const size of [2, 4]) expect(Array.from(unshuffle(shuffle(bytes, size), size))).toEqual(Array.from(bytes));
+  });
 });
