@@ -9,8 +9,8 @@
  * - `time=` across the year: WeatherService.observe of the Free fields at
  *   random points at random hours of the year (BENCH_TIME_REQUESTS, default
  *   5,000) on a tile store at its DEFAULT cache size, nothing loaded before:
- *   median, p99 (target {@link TIME_P99_TARGET_MS}) and the cache held
- *   against its budget;
+ *   median, p99 (target {@link TIME_P99_TARGET_MS}), the cache held and the
+ *   process's RSS growth over the requests, each against the cache budget;
  * - warm `time=` lookup at one instant (tryObserve, 500 points, default
  *   cache), µs; cold (a fresh tile store per point: manifest, blocks read
  *   and decoded), ms.
@@ -89,6 +89,7 @@ export async function runReanalysisSection(ctx: Pick<BenchContext, 'checks'>): P
     const tiles = new TileStore(root);
     const service = new WeatherService(tiles, new PublishedProducts(tiles, root));
     const lat: number[] = [];
+    const rssBefore = process.memoryUsage().rss;
     for (let k = 0; k < requests; k++) {
       // From the fourth hour on, so that the trend's three hours back are in the year too.
       const p = { lat: 37 + rnd() * 9.5, lon: 7 + rnd() * 11, timeMs: y0 + (3 + rnd() * (hours - 4)) * HOUR, plan: 'free' as const, groups: NO_GROUPS };
@@ -96,13 +97,16 @@ export async function runReanalysisSection(ctx: Pick<BenchContext, 'checks'>): P
       if (!service.tryObserve(p)) await service.observe(p);
       lat.push(performance.now() - c);
     }
+    const rssGrowth = process.memoryUsage().rss - rssBefore;
     lat.sort((a, b) => a - b);
     const st = tiles.cacheStats();
     const p99 = quantile(lat, 0.99);
-    console.log(`  time= at random points and hours of ${YEAR} (Free fields, default cache ${(st.maxBytes / MIB).toFixed(0)} MiB, from cold): median ${quantile(lat, 0.5).toFixed(2)} ms, p99 ${p99.toFixed(1)} ms, max ${lat[lat.length - 1]!.toFixed(1)} ms over ${requests}; cache ${(st.bytes / MIB).toFixed(0)} MiB held, ${st.misses} blocks decoded, ${st.hits} hits`);
+    console.log(`  time= at random points and hours of ${YEAR} (Free fields, default cache ${(st.maxBytes / MIB).toFixed(0)} MiB, from cold): median ${quantile(lat, 0.5).toFixed(2)} ms, p99 ${p99.toFixed(1)} ms, max ${lat[lat.length - 1]!.toFixed(1)} ms over ${requests}; cache ${(st.bytes / MIB).toFixed(0)} MiB held, ${st.misses} blocks decoded, ${st.hits} hits; the process's RSS grew ${(rssGrowth / MIB).toFixed(0)} MiB`);
     ctx.checks.push(
       { what: `time= random points and hours of a year, p99 ms${whole}`, measured: p99.toFixed(1), target: `≤ ${TIME_P99_TARGET_MS}`, pass: p99 <= TIME_P99_TARGET_MS },
       { what: 'time= random, decoded blocks held, MiB', measured: (st.bytes / MIB).toFixed(0), target: `≤ ${(st.maxBytes / MIB).toFixed(0)} (default budget)`, pass: st.bytes <= st.maxBytes },
+      // What the requests left resident, blocks and all (freed buffers not yet collected count too): within the budget.
+      { what: 'time= random, RSS growth over the requests, MiB', measured: (rssGrowth / MIB).toFixed(0), target: `≤ ${(st.maxBytes / MIB).toFixed(0)} (default budget)`, pass: rssGrowth <= st.maxBytes },
     );
 
     // One instant, warm and cold.
