@@ -11,9 +11,9 @@
  * Long axes (a reanalysis year: 8,760 hourly steps): 16-cell tiles × 256
  * steps (10.7 days), 65,536 values (128 KiB int16) per chunk. `time=` asks a
  * random hour of the year, so what a cold lookup decodes is what matters:
- * year-long chunks (8 cells × 8,760 steps, 1.1 MB each) cost 3 ms per
- * variable to decode and a Free request 20–30 ms on a quiet machine
- * (measured, bench/reanalysis.ts); a 256-step chunk is 1/8 of that. With edge E the
+ * with year-long chunks (8 cells × 8,760 steps, 1.1 MB each) the Free
+ * fields' base block took 27–94 ms to decode on the shared 2-core VM, with
+ * these 5.2 ms (measured back to back, docs/benchmarks-journal.md). With edge E the
  * 2×2 neighbourhood crosses a tile boundary for a fraction 1 − ((E−1)/E)² of
  * points (6 % at 32, 12 % at 16).
  */
