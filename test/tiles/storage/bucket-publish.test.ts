@@ -2,8 +2,9 @@
  * Publishing into a bucket (s3rver on loopback, the real AWS SDK): a real
  * GRIB file ingested by `meteopunto ingest` into a bucket reads back exactly
  * as the same ingest into a directory; two writers racing for one store, one
- * wins; a writer SIGKILLed mid-upload leaves the live version whole, and gc
- * removes its partial prefix.
+ * wins; a writer SIGKILLed in either phase of a publish (uploading, or with
+ * the switch to write) leaves the live version whole, and gc removes what it
+ * left after the grace period.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -113,27 +114,35 @@ describe('publishing into a bucket', () => {
     expect((await store.sample('nwp', 40, 10, T0)).values.temperature_2m).toBeCloseTo(k, 2);
   });
 
-  it('a writer SIGKILLed while uploading leaves the live version whole; gc removes its partial prefix after the grace period', async () => {
-    const prefix = fresh();
-    const storage = s3.storage(prefix);
-    const live = await writeProductVersion(storage, constantInput('nwp', 7));
+  /** Starts the writer child on the bucket under `prefix` and SIGKILLs it once `until` holds for what it printed. */
+  async function killWriter(prefix: string, until: (out: string) => boolean, env: Record<string, string> = {}): Promise<string> {
     const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'children', 'bucket-writer.ts')], {
-      cwd: ROOT, env: { ...process.env, REDIS_URL: '', METEOPUNTO_DATA: tempDir(), ...s3.env(prefix) }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT, env: { ...process.env, REDIS_URL: '', METEOPUNTO_DATA: tempDir(), ...s3.env(prefix), ...env }, stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let puts = 0;
+    let out = '';
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise((r) => child.once('exit', r));
     await new Promise<void>((ok, fail) => {
       child.stdout.on('data', (d: Buffer) => {
-        puts += d.toString().split('\n').filter((l) => l.startsWith('put ')).length;
-        if (puts >= 6) {
+        out += d.toString();
+        if (until(out)) {
           child.kill('SIGKILL');
           ok();
         }
       });
-      child.on('exit', () => fail(new Error(`writer exited before 6 uploads: ${err}`)));
+      child.on('exit', () => fail(new Error(`writer exited before it was killed: ${out.slice(-300)} ${err}`)));
     });
-    await new Promise((r) => child.once('exit', r));
+    await exited;
+    return out;
+  }
+  const puts = (out: string) => out.split('\n').filter((l) => l.startsWith('put ')).length;
+
+  it('a writer SIGKILLed while uploading leaves the live version whole; gc removes its partial prefix after the grace period', async () => {
+    const prefix = fresh();
+    const storage = s3.storage(prefix);
+    const live = await writeProductVersion(storage, constantInput('nwp', 7));
+    await killWriter(prefix, (out) => puts(out) >= 6);
 
     const versions = await bucketVersions(storage, 'nwp', live.version);
     const partial = versions.filter((v) => !v.live);
@@ -148,6 +157,29 @@ describe('publishing into a bucket', () => {
     const later = partial[0]!.newestMs + 10 * 60_000 + 1000;
     expect((await planBucketGc(storage, 'nwp', later)).map((a) => a.name)).toEqual([partial[0]!.name]);
     expect(await collectBucketGarbage(storage, 'nwp', { now: later })).toEqual([partial[0]!.name]);
+    expect((await bucketVersions(storage, 'nwp', live.version)).map((v) => v.name)).toEqual([live.version]);
+    expect((await new TileStore(storage).sample('nwp', 40, 10, T0)).values.temperature_2m).toBeCloseTo(7, 2);
+  });
+  it('a writer SIGKILLed with every object uploaded and the switch next leaves the live version whole; gc removes the orphaned version after the grace period', async () => {
+    const prefix = fresh();
+    const storage = s3.storage(prefix);
+    const live = await writeProductVersion(storage, constantInput('nwp', 7));
+    const out = await killWriter(prefix, (o) => /^switch nwp\/current\.json$/m.test(o), { WRITER_HOLD_SWITCH: '1' });
+    expect(out).not.toMatch(/^done$/m);
+
+    // The killed writer's version is all there (every object it uploaded, its .zmetadata among them), but no manifest names it.
+    const orphan = (await bucketVersions(storage, 'nwp', live.version)).filter((v) => !v.live);
+    expect(orphan).toHaveLength(1);
+    expect(orphan[0]!.objects).toBe(puts(out));
+    expect(out).toContain(`put nwp/${orphan[0]!.name}/.zmetadata`);
+    expect((await readManifest(storage, 'nwp'))!.version).toBe(live.version);
+    const store = new TileStore(storage);
+    expect((await store.sample('nwp', 40, 10, T0)).values.temperature_2m).toBeCloseTo(7, 2);
+
+    // It is the newest name, so it counts as a writer possibly still at work until the grace period has passed.
+    expect(await planBucketGc(storage, 'nwp')).toEqual([]);
+    const later = orphan[0]!.newestMs + 10 * 60_000 + 1000;
+    expect(await collectBucketGarbage(storage, 'nwp', { now: later })).toEqual([orphan[0]!.name]);
     expect((await bucketVersions(storage, 'nwp', live.version)).map((v) => v.name)).toEqual([live.version]);
     expect((await new TileStore(storage).sample('nwp', 40, 10, T0)).values.temperature_2m).toBeCloseTo(7, 2);
   });
