@@ -19,6 +19,25 @@ import { randomBytes } from 'node:crypto';
 import { S3Storage, type S3StorageOptions } from '../../tiles/storage/s3.js';
 
 const require = createRequire(import.meta.url);
+
+/*
+ * s3rver's ListObjectsV2 continuation tokens are encrypted with single DES,
+ * which Node 20's OpenSSL 3 refuses ('des' is in its legacy provider): every
+ * listing longer than one page (1,000 keys, one nwp version of the ICON-2I
+ * grid) answered 500. Triple DES (EDE) with the key three times is DES
+ * exactly, and is in the default provider, so s3rver's 'des' is given that.
+ */
+const crypto = require('node:crypto') as typeof import('node:crypto') & Record<string, unknown>;
+if (!crypto.__mpDesShim) {
+  const tripled = (key: Buffer) => Buffer.concat([key, key, key]);
+  const cipher = crypto.createCipheriv.bind(crypto);
+  const decipher = crypto.createDecipheriv.bind(crypto);
+  crypto.createCipheriv = ((alg: string, key: Buffer, iv: Buffer, opts?: unknown) =>
+    alg === 'des' ? cipher('des-ede3-cbc', tripled(key), iv) : cipher(alg, key, iv, opts as never)) as typeof crypto.createCipheriv;
+  crypto.createDecipheriv = ((alg: string, key: Buffer, iv: Buffer, opts?: unknown) =>
+    alg === 'des' ? decipher('des-ede3-cbc', tripled(key), iv) : decipher(alg, key, iv, opts as never)) as typeof crypto.createDecipheriv;
+  crypto.__mpDesShim = true;
+}
 // s3rver's one account takes further key pairs (its default pair's secret is too short for the log-redaction rule).
 const account = require('s3rver/lib/models/account.js') as { DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void } };
 // s3rver ships no types: the two calls used.

@@ -22,6 +22,15 @@ describe('S3 storage', () => {
     expect(a.location).toBe(`s3://${s3.bucket}/tenant-a/tiles`);
   });
 
+  it('a listing longer than one page (1,000 keys) is read whole, page after page: a version of a real grid has thousands of chunks', async () => {
+    const s = s3.storage(`pages-${randomBytes(4).toString('hex')}`);
+    const keys = ['nwp/v.zarr/.zmetadata', ...Array.from({ length: 1005 }, (_, i) => `nwp/v.zarr/t/${String(i).padStart(4, '0')}`)];
+    for (let i = 0; i < keys.length; i += 50) await Promise.all(keys.slice(i, i + 50).map((k) => s.put(k, 'x')));
+    await s.put('nwp/current.json', '{}');
+    expect((await s.list('nwp/v.zarr/')).map((o) => o.key)).toEqual(keys);
+    expect((await s.children('nwp/')).dirs).toEqual(['v.zarr']);
+  });
+
   it('an unknown access key is refused by the server, as an error, not as "absent"', async () => {
     const bad = s3.storage('x', { credentials: { accessKeyId: 'MPUNKNOWNKEY', secretAccessKey: s3.credentials.secretAccessKey } });
     await expect(bad.get('nwp/current.json')).rejects.toThrow(/Access Key Id/i);
