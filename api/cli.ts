@@ -174,6 +174,8 @@ export async function run(argv: string[], hooks: ServeHooks = {}): Promise<numbe
   const { logger, requestLines } = serverLogging(logFormat(env, process.stdout.isTTY === true), setting(env, 'LOG_LEVEL') ?? 'info');
   const app = await buildApp({ dataDir: root, tiles, limits: serverLimits(), trustProxy: trustProxy(), logger, requestLines });
   onWarm = (r) => logWarm(app, r);
+  // Tiles in a bucket: load its manifests before the first request (a directory is read as requests come).
+  await app.tiles.readyAll().catch((err: unknown) => app.log.error({ err }, `tile storage ${app.tiles.storage.location} unreachable at start: weather.php answers 503 until it answers`));
   followPublishes(app, setting(env, 'REDIS_URL'));
   const closed = closeOnSignal(app);
   let url: string;

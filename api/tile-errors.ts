@@ -27,6 +27,9 @@ export function tileErrorToApi(err: TileError, ctx: { timeRequested: boolean } =
       return ctx.timeRequested
         ? new ApiError('NOT_FOUND', `No data for the requested time${range}`)
         : new ApiError('DATA_NOT_AVAILABLE', `The published forecast does not cover the current time${range}; a newer one has not been ingested yet`);
+    case 'STORAGE_UNAVAILABLE':
+      // The bucket's name and the cause are for the log, not the client.
+      return new ApiError('DATA_NOT_AVAILABLE', 'The tile storage did not answer in time; try again shortly');
   }
 }
 

@@ -19,7 +19,7 @@ function quantile(sorted: Float64Array, q: number): number {
 /** Warm lookups of the Free field set; per-call timings in µs. */
 export async function freeFieldLookup(root: string): Promise<{ medianUs: number; p99Us: number; n: number }> {
   const tiles = new TileStore(root, { cacheBytes: BENCH_CACHE_BYTES });
-  const service = new WeatherService(tiles, new PublishedProducts(tiles, root));
+  const service = new WeatherService(tiles, new PublishedProducts(tiles));
   // Shaped as the route builds them (api/routes/weather.ts toObserveRequest): every property present.
   const points = benchPoints(2000).map((p) => ({ lat: p.lat, lon: p.lon, altM: p.altM, timeMs: undefined, plan: 'free' as const, groups: NO_GROUPS, only: undefined }));
   for (const p of points) await service.observe(p); // load every chunk the points touch

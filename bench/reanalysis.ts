@@ -87,7 +87,7 @@ export async function runReanalysisSection(ctx: Pick<BenchContext, 'checks'>): P
     const hours = days * 24;
     const rnd = prng(20261126);
     const tiles = new TileStore(root);
-    const service = new WeatherService(tiles, new PublishedProducts(tiles, root));
+    const service = new WeatherService(tiles, new PublishedProducts(tiles));
     const lat: number[] = [];
     const rssBefore = process.memoryUsage().rss;
     for (let k = 0; k < requests; k++) {
@@ -115,7 +115,7 @@ export async function runReanalysisSection(ctx: Pick<BenchContext, 'checks'>): P
     const cold: number[] = [];
     for (const p of points.slice(0, 50)) {
       const fresh = new TileStore(root);
-      const s = new WeatherService(fresh, new PublishedProducts(fresh, root));
+      const s = new WeatherService(fresh, new PublishedProducts(fresh));
       const c = performance.now();
       await s.observe(p);
       cold.push(performance.now() - c);

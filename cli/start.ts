@@ -14,9 +14,8 @@
  * it is re-created if it was revoked or the store emptied. The sample's
  * build shows a progress bar and one line (./sample-progress.ts).
  */
-import { readdirSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { dataDir, tilesDir } from '../config/paths.js';
+import { dataDir } from '../config/paths.js';
+import { tileStorage } from '../tiles/storage/open.js';
 import type { RegularLatLonGrid } from '../geo/grid.js';
 import type { SampleOptions } from '../ingest/sample/build.js';
 import type { TileStore } from '../tiles/read/reader.js';
@@ -56,8 +55,8 @@ export type Preparation = 'built' | 'refreshed' | 'kept' | 'failed';
  */
 export async function prepareData(root: string, opts: { now?: Date; sample?: Partial<SampleOptions> } = {}): Promise<Preparation> {
   const now = opts.now ?? new Date();
-  if (publishedProducts(root).length === 0) {
-    console.log(`meteopunto start: no tiles in ${root}: building the SAMPLE dataset (synthetic weather over Italy, not a forecast) through the real ingest path...`);
+  if ((await publishedProducts(root)).length === 0) {
+    console.log(`meteopunto start: no tiles in ${tileStorage(root).location}: building the SAMPLE dataset (synthetic weather over Italy, not a forecast) through the real ingest path...`);
     return (await buildSample(root, { ...opts.sample, now })) ? 'built' : 'failed';
   }
   const { TileStore: Store } = await import('../tiles/read/reader.js');
@@ -65,11 +64,12 @@ export async function prepareData(root: string, opts: { now?: Date; sample?: Par
   const { healthReasons, nowProduct } = await import('../api/routes/health-reasons.js');
   const { realProducts } = await import('../ingest/sample/cli.js');
   const tiles = new Store(root);
-  const published = new PublishedProducts(tiles, root, 0, () => now.getTime());
+  await tiles.readyAll();
+  const published = new PublishedProducts(tiles, 0, () => now.getTime());
   const stale = healthReasons(published, tiles, now.getTime()).find((r) => r.code === 'now_not_covered');
   if (!stale) return 'kept';
   const current = nowProduct(published, tiles, now.getTime());
-  if (current?.source.sample !== true || realProducts(root).length > 0) {
+  if (current?.source.sample !== true || (await realProducts(root)).length > 0) {
     console.log(`meteopunto start: ${stale.message}`);
     return 'kept';
   }
@@ -105,17 +105,17 @@ async function buildSample(root: string, opts: Partial<SampleOptions>): Promise<
   }
 }
 
-/** Products with a published current.json under tiles/. */
-export function publishedProducts(root: string): string[] {
-  const dir = tilesDir(root);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'current.json')))
-    .map((d) => d.name);
+/** Products with a published current.json in the tile storage (a directory or a bucket). */
+export async function publishedProducts(root: string): Promise<string[]> {
+  const storage = tileStorage(root);
+  const { dirs } = await storage.children('');
+  const has = await Promise.all(dirs.map(async (d) => (await storage.head(`${d}/current.json`)) !== null));
+  return dirs.filter((_, k) => has[k]);
 }
 
 async function sampleProducts(root: string): Promise<string[]> {
   const { TileStore } = await import('../tiles/read/reader.js');
   const store = new TileStore(root);
-  return publishedProducts(root).filter((p) => store.manifest(p)?.source.sample === true);
+  await store.readyAll();
+  return (await publishedProducts(root)).filter((p) => store.manifest(p)?.source.sample === true);
 }

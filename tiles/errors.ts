@@ -7,7 +7,8 @@
 export type TileErrorCode =
   | 'PRODUCT_NOT_PUBLISHED' // no current.json yet → 503
   | 'OUTSIDE_GRID' // point not covered by the product's grid → 404
-  | 'TIME_OUT_OF_RANGE'; // asked time outside the store's time axis → 404 with the covered range
+  | 'TIME_OUT_OF_RANGE' // asked time outside the store's time axis → 404 with the covered range
+  | 'STORAGE_UNAVAILABLE'; // the tile storage (a bucket) did not answer in time → 503
 
 export class TileError extends Error {
   constructor(

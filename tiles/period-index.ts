@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { PeriodIndex } from './manifest.js';
 import { jsonDocument, readManifest, readManifestSync } from './manifest-file.js';
 import { PERIOD_INDEX_FILE, PERIOD_NAME } from './layout.js';
-import type { TileStorage } from './storage/types.js';
+import type { SyncView, TileStorage } from './storage/types.js';
 
 /** The index as the period manifests on disk say it should be. */
 export function scanPeriods(productDir: string, product: string): PeriodIndex {
@@ -60,6 +60,12 @@ export function readPeriodIndexSync(productDir: string): PeriodIndex | null {
   } catch {
     return null;
   }
+}
+
+/** The index as the storage's synchronous view has it, or null when absent or unreadable. */
+export function readPeriodIndexView(view: SyncView, product: string): PeriodIndex | null {
+  const text = view.text(`${product}/${PERIOD_INDEX_FILE}`);
+  return text === null ? null : asIndex(text);
 }
 
 /** The index in the storage, or null when absent or unreadable. */

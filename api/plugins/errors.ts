@@ -61,7 +61,8 @@ export function failureOf(error: FastifyError | Error): ApiFailure {
 /** Logs what the client of a failure is not told: a 5xx refusal's reason, an unexpected error with its stack. */
 export function logFailure(error: FastifyError | Error, failure: ApiFailure, request: FastifyRequest): void {
   if (failure.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
-  else if (failure.status >= 500) request.log.warn({ code: failure.code }, failure.message);
+  // A bucket that did not answer: the client gets a generic 503, the log names the bucket and the cause.
+  else if (failure.status >= 500) request.log.warn({ code: failure.code, ...(error instanceof TileError && error.code === 'STORAGE_UNAVAILABLE' ? { storage: error.message } : {}) }, failure.message);
 }
 
 /**

@@ -24,7 +24,7 @@ declare module 'fastify' {
 }
 
 async function weatherPlugin(fastify: FastifyInstance, opts: WeatherPluginOptions): Promise<void> {
-  const products = new PublishedProducts(fastify.tiles, opts.dataDir);
+  const products = new PublishedProducts(fastify.tiles);
   fastify.decorate('products', products);
   fastify.decorate('weather', new WeatherService(fastify.tiles, products, opts.clock ? { clock: opts.clock } : {}));
 }

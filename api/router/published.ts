@@ -8,12 +8,8 @@
  * directory, a period or a changed catalogue entry is seen within that time,
  * while the request path costs a map lookup.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { productDir, tilesDir } from '../../config/paths.js';
 import type { TimeLayout } from '../../tiles/manifest.js';
-import { MANIFEST_FILE, PERIOD_INDEX_FILE } from '../../tiles/layout.js';
-import { readPeriodIndexSync, scanPeriods } from '../../tiles/period-index.js';
+import { readPeriodIndexView, scanPeriods } from '../../tiles/period-index.js';
 import type { TileStore } from '../../tiles/read/reader.js';
 
 export interface Candidate {
@@ -33,7 +29,6 @@ export class PublishedProducts {
 
   constructor(
     private readonly tiles: TileStore,
-    private readonly root: string,
     private readonly refreshMs = 2000,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -64,28 +59,27 @@ export class PublishedProducts {
   private refresh(now = this.clock()): void {
     if (now - this.checkedAt < this.refreshMs) return;
     this.checkedAt = now;
-    let names: string[] = [];
-    try {
-      names = readdirSync(tilesDir(this.root)).filter((n) => PRODUCT_NAME.test(n)).sort();
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
+    // Through the tile storage's synchronous view: a directory is read now, a bucket answers from its last poll.
+    const storage = this.tiles.storage;
+    const view = storage.sync;
+    const names = view.dirs('').filter((n) => PRODUCT_NAME.test(n));
     const all: Candidate[] = [];
     const periodsOf = new Map<string, string[]>();
     for (const name of names) {
-      const dir = productDir(this.root, name);
-      if (existsSync(join(dir, MANIFEST_FILE))) {
-        const m = this.tiles.manifest(name);
-        if (m) all.push({ product: name, layout: m.layout, priority: m.priority, feeds: m.feeds });
+      const m = this.tiles.manifest(name);
+      if (m) {
+        all.push({ product: name, layout: m.layout, priority: m.priority, feeds: m.feeds });
         continue;
       }
-      const index = existsSync(join(dir, PERIOD_INDEX_FILE)) ? readPeriodIndexSync(dir) : null;
-      const periods = Object.keys((index ?? scanPeriods(dir, name)).periods).sort();
+      const index = readPeriodIndexView(view, name);
+      // Without an index (an older store) a directory is scanned; a bucket's index is written with every period.
+      const scanned = !index && storage.localPath ? scanPeriods(storage.localPath(name), name) : null;
+      const periods = Object.keys((index ?? scanned)?.periods ?? {}).sort();
       const newest = periods[periods.length - 1];
-      const m = newest ? this.tiles.manifest(`${name}/${newest}`) : null;
-      if (!m) continue;
+      const pm = newest ? this.tiles.manifest(`${name}/${newest}`) : null;
+      if (!pm) continue;
       periodsOf.set(name, periods);
-      all.push({ product: name, layout: 'periods', priority: m.priority, feeds: m.feeds });
+      all.push({ product: name, layout: 'periods', priority: pm.priority, feeds: pm.feeds });
     }
     const byFeed = new Map<string, Candidate[]>();
     for (const c of all) {

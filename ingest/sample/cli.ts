@@ -54,7 +54,7 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const root = dataDir();
-  const real = realProducts(root);
+  const real = await realProducts(root);
   if (real.length > 0 && !o.force) {
     console.error(`meteopunto demo: ${root} already holds real (non-sample) tiles for ${real.join(', ')}; the sample would replace them. Use --force, or another METEOPUNTO_DATA.`);
     return 2;
@@ -75,8 +75,9 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 /** Products of the sample whose live version is not sample data. */
-export function realProducts(root: string): string[] {
+export async function realProducts(root: string): Promise<string[]> {
   const store = new TileStore(root);
+  await store.readyAll();
   return SAMPLE_STEPS.flatMap((s) => s.stores ?? [s.product]).filter((p) => {
     const m = store.manifest(p);
     return m !== null && !m.source.sample;

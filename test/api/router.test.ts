@@ -116,7 +116,7 @@ describe('which product answers', () => {
       },
       sampleIn: (...a: Parameters<TileStore['sampleIn']>) => tiles.sampleIn(...a),
     });
-    const service = new WeatherService(spy, new PublishedProducts(tiles, data.dir), { clock: () => RUN + 5 * HOUR });
+    const service = new WeatherService(spy, new PublishedProducts(tiles), { clock: () => RUN + 5 * HOUR });
     const req = { ...RIMINI, plan: 'business' as const, groups: new Set(['wbgt', 'frost', 'et0'] as const) };
     await service.observe(req);
     calls.length = 0;
@@ -136,7 +136,7 @@ describe('which product answers', () => {
         return tiles.sampleIn(...a);
       },
     });
-    const service = new WeatherService(spy, new PublishedProducts(tiles, data.dir), { clock: () => RUN + 5 * HOUR });
+    const service = new WeatherService(spy, new PublishedProducts(tiles), { clock: () => RUN + 5 * HOUR });
     expect(service.tryObserve({ ...RIMINI, plan: 'business', groups: new Set() })).toBeUndefined();
     const out = await service.observe({ ...RIMINI, plan: 'business', groups: new Set() });
     expect(tiles.cacheStats().chunks).toBe(0);
@@ -233,7 +233,7 @@ describe('a new field group needs a catalogue entry, a store and a builder — n
       },
     };
     const tiles = new TileStore(data.dir);
-    const service = new WeatherService(tiles, new PublishedProducts(tiles, data.dir), { clock: () => RUN + HOUR, builders: [...BUILDERS, waves] });
+    const service = new WeatherService(tiles, new PublishedProducts(tiles), { clock: () => RUN + HOUR, builders: [...BUILDERS, waves] });
     const out = await service.observe({ ...RIMINI, plan: 'free', groups: new Set() });
     expect(out.temperature).toBe(11);
     expect(out.waves).toEqual({ height: 1.25 });

@@ -8,12 +8,15 @@
  * Long operations report progress on stderr: a bar on a terminal, a plain
  * line per tenth otherwise (logs, CI).
  */
-import { join } from 'node:path';
 import { gridSteps } from '../../geo/grid.js';
 import { dataDir, productDir } from '../../config/paths.js';
 import { inventory, humanBytes, storeOnDisk, type ProductOnDisk } from './inventory.js';
 import { planGc, applyGc } from './gc-plan.js';
-import { verifyVersion, type Progress } from './verify.js';
+import { verifyStored, type Progress } from './verify.js';
+import { bucketInventory, bucketStore } from './bucket-inventory.js';
+import { planBucketGc } from './bucket-gc.js';
+import { tileStorage } from '../storage/open.js';
+import type { TileStorage } from '../storage/types.js';
 import { STORE_KEY } from '../read/live-versions.js';
 import { VERSION_NAME } from '../layout.js';
 import { existsSync } from 'node:fs';
@@ -45,8 +48,14 @@ async function progressBar(label: string): Promise<{ update: Progress; stop: () 
   };
 }
 
-export function ls(json: boolean): number {
-  const products = inventory(dataDir());
+/** The tile storage of this process (METEOPUNTO_TILES, else `$METEOPUNTO_DATA/tiles`), and what is in it. */
+async function stored(): Promise<{ storage: TileStorage; products: ProductOnDisk[] }> {
+  const storage = tileStorage(dataDir());
+  return { storage, products: storage.localPath ? inventory(dataDir()) : await bucketInventory(storage) };
+}
+
+export async function ls(json: boolean): Promise<number> {
+  const { products } = await stored();
   if (json) {
     console.log(JSON.stringify(products.map(lsJson), null, 2));
     return 0;
@@ -96,13 +105,15 @@ export async function verify(key: string, version: string | undefined): Promise<
   if (!STORE_KEY.test(key)) throw new OpsUsageError(`invalid product '${key}' (a product, or <product>/<year> for a period)`);
   if (version !== undefined && !VERSION_NAME.test(version)) throw new OpsUsageError(`--version must be a version directory name such as 20261121T120000Z-1a2b3c.zarr, got '${version}'`);
   const root = dataDir();
-  if (!existsSync(productDir(root, key))) {
-    console.error(`meteopunto tiles: no tiles for '${key}' in ${root}`);
+  const storage = tileStorage(root);
+  const local = storage.localPath !== undefined;
+  if (local ? !existsSync(productDir(root, key)) : (await storage.list(`${key}/`)).length === 0) {
+    console.error(`meteopunto tiles: no tiles for '${key}' in ${local ? root : storage.location}`);
     return 1;
   }
-  const store = storeOnDisk(root, key);
+  const store = local ? storeOnDisk(root, key) : await bucketStore(storage, key);
   if (!store.manifest && store.versions.length === 0 && !version) {
-    const periods = inventory(root).find((p) => p.product === key);
+    const periods = (await stored()).products.find((p) => p.product === key);
     if (periods?.periods) {
       // A period product: verify every period's live version.
       let code = 0;
@@ -120,7 +131,7 @@ export async function verify(key: string, version: string | undefined): Promise<
     return 1;
   }
   const bar = await progressBar(`verify ${key}`);
-  const r = await verifyVersion(join(store.dir, name), store.manifest?.version === name ? store.manifest : null, bar.update).finally(bar.stop);
+  const r = await verifyStored(storage, `${key}/${name}`, store.manifest?.version === name ? store.manifest : null, bar.update).finally(bar.stop);
   const what = `${key} ${name}: ${r.files} files, ${r.chunks} chunks`;
   if (r.failures.length > 0) {
     console.log(`FAILED ${what}: ${r.failures.length} problem(s)`);
@@ -136,12 +147,33 @@ export async function gc(dryRun: boolean): Promise<number> {
   const now = Date.now();
   let total = 0;
   let count = 0;
-  for (const p of inventory(dataDir())) {
+  const { storage, products } = await stored();
+  if (!storage.localPath) return bucketGc(storage, products, now, dryRun);
+  for (const p of products) {
     for (const s of p.stores) {
       const actions = await planGc(s, now);
       for (const a of actions) console.log(`${dryRun ? 'would remove' : 'removing'} ${s.key}/${a.name} (${humanBytes(a.bytes)}): ${a.why}`);
       count += actions.length;
       total += dryRun ? actions.reduce((b, a) => b + a.bytes, 0) : await applyGc(s, actions);
+    }
+  }
+  console.log(count === 0 ? 'nothing to remove' : `${dryRun ? 'would free' : 'freed'} ${humanBytes(total)} in ${count} item(s)`);
+  return 0;
+}
+
+/** `tiles gc` on a bucket: versions unusable for the grace period (./bucket-gc.ts). */
+async function bucketGc(storage: TileStorage, products: ProductOnDisk[], now: number, dryRun: boolean): Promise<number> {
+  let total = 0;
+  let count = 0;
+  for (const p of products) {
+    for (const s of p.stores) {
+      const actions = await planBucketGc(storage, s.key, now);
+      for (const a of actions) {
+        console.log(`${dryRun ? 'would remove' : 'removing'} ${s.key}/${a.name} (${humanBytes(a.bytes)}): ${a.why}`);
+        if (!dryRun) await storage.deletePrefix(`${s.key}/${a.name}/`);
+        total += a.bytes;
+      }
+      count += actions.length;
     }
   }
   console.log(count === 0 ? 'nothing to remove' : `${dryRun ? 'would free' : 'freed'} ${humanBytes(total)} in ${count} item(s)`);

@@ -30,8 +30,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   try {
     if (sub === 'point') return await point(rest);
-    if (sub === 'info') return info(rest);
-    if (sub === 'ls') return ops.ls(parse({ args: rest, strict: true, options: { json: { type: 'boolean', default: false } } }).values.json === true);
+    if (sub === 'info') return await info(rest);
+    if (sub === 'ls') return await ops.ls(parse({ args: rest, strict: true, options: { json: { type: 'boolean', default: false } } }).values.json === true);
     if (sub === 'verify') {
       const { values: o, positionals } = parse({ args: rest, allowPositionals: true, strict: true, options: { version: { type: 'string' } } });
       return await ops.verify(productArg(positionals), o.version);
@@ -113,6 +113,7 @@ async function point(args: string[]): Promise<number> {
   const lon = degrees('lon', o.lon, 360);
   const timeMs = timeArg(o.time);
   const store = new TileStore(dataDir());
+  await store.readyAll();
   const m = store.manifest(product);
   if (!m) throw notPublished(product);
   const variables = o.var;
@@ -136,10 +137,12 @@ async function point(args: string[]): Promise<number> {
   return 0;
 }
 
-function info(args: string[]): number {
+async function info(args: string[]): Promise<number> {
   const { values: o, positionals } = parse({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false } } });
   const product = productArg(positionals);
-  const m = new TileStore(dataDir()).manifest(product);
+  const store = new TileStore(dataDir());
+  await store.readyAll();
+  const m = store.manifest(product);
   if (!m) throw notPublished(product);
   console.log(o.json ? JSON.stringify(m, null, 2) : summary(m));
   return 0;

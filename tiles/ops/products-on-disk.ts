@@ -2,14 +2,14 @@
  * Which products the data directory holds, for the tiles CLI's messages:
  * a product that is not there is named as such, with those that are.
  */
-import { readdirSync } from 'node:fs';
-import { dataDir, tilesDir } from '../../config/paths.js';
+import { dataDir } from '../../config/paths.js';
+import { tileStorage } from '../storage/open.js';
 import { TileError } from '../errors.js';
 
-/** Names of the product directories under `<root>/tiles` (none when it does not exist). */
+/** Names of the products in the root's tile storage (a bucket: as its view last listed them). */
 export function productNames(root: string): string[] {
   try {
-    return readdirSync(tilesDir(root), { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+    return tileStorage(root).sync.dirs('').filter((n) => !n.startsWith('.'));
   } catch {
     return [];
   }

@@ -8,11 +8,14 @@
  * 3. Shapes agree with the manifest (grid, time axis) when the version is
  *    the live one, and float32 values are finite or NaN (missing).
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { basename, dirname } from 'node:path';
 import type { Manifest } from '../manifest.js';
 import { readChunk } from '../read/chunk-file.js';
-import { readChecksums, sha256File, storeFiles, CHECKSUM_FILE } from '../write/checksums.js';
+import { CHECKSUM_FILE } from '../write/checksums.js';
+import { OWNER_FILE } from '../layout.js';
+import { LocalStorage } from '../storage/local.js';
+import type { TileStorage } from '../storage/types.js';
 
 interface ZArrayDoc {
   shape: number[];
@@ -42,13 +45,36 @@ function chunkKeys(shape: number[], chunks: number[]): string[] {
 }
 
 /** Verify the version directory `dir`; `manifest` when it is the live version (shapes are then checked against it). */
-export async function verifyVersion(dir: string, manifest: Manifest | null, progress: Progress = () => undefined): Promise<VerifyReport> {
+export function verifyVersion(dir: string, manifest: Manifest | null, progress: Progress = () => undefined): Promise<VerifyReport> {
+  return verifyStored(new LocalStorage(dirname(dir)), basename(dir), manifest, progress);
+}
+
+/** The sums recorded in `SHA256SUMS` (GNU sha256sum format), file → hex; null when the version has none. */
+function parseSums(text: string): Map<string, string> {
+  const sums = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const m = /^([0-9a-f]{64}) [ *](.+)$/.exec(line);
+    if (m) sums.set(m[2]!, m[1]!);
+  }
+  return sums;
+}
+
+/**
+ * Verify the version at `versionKey` (`nwp/<version>`, `reanalysis/1950/<version>`)
+ * of a tile storage, a directory or a bucket alike; `manifest` when it is the
+ * live version.
+ */
+export async function verifyStored(storage: TileStorage, versionKey: string, manifest: Manifest | null, progress: Progress = () => undefined): Promise<VerifyReport> {
   const failures: string[] = [];
-  const sums = await readChecksums(dir);
-  const onDisk = await storeFiles(dir);
+  const base = `${versionKey}/`;
+  const sumsBytes = await storage.get(base + CHECKSUM_FILE);
+  const sums = sumsBytes === null ? null : parseSums(Buffer.from(sumsBytes).toString('utf8'));
+  const onDisk = (await storage.list(base)).map((o) => o.key.slice(base.length)).filter((f) => f !== OWNER_FILE && f !== CHECKSUM_FILE);
   let meta: Record<string, unknown> = {};
   try {
-    meta = (JSON.parse(await readFile(join(dir, '.zmetadata'), 'utf8')) as { metadata: Record<string, unknown> }).metadata;
+    const bytes = await storage.get(`${base}.zmetadata`);
+    if (bytes === null) throw new Error('missing');
+    meta = (JSON.parse(Buffer.from(bytes).toString('utf8')) as { metadata: Record<string, unknown> }).metadata;
   } catch (err) {
     failures.push(`.zmetadata: unreadable (${(err as Error).message})`);
   }
@@ -61,11 +87,9 @@ export async function verifyVersion(dir: string, manifest: Manifest | null, prog
     for (const f of onDisk) if (!sums.has(f)) failures.push(`${f}: not listed in ${CHECKSUM_FILE}`);
     for (const [f, want] of sums) {
       let got: string | null = null;
-      try {
-        got = await sha256File(join(dir, f));
-      } catch {
-        failures.push(`${f}: missing`);
-      }
+      const bytes = await storage.get(base + f);
+      if (bytes === null) failures.push(`${f}: missing`);
+      else got = createHash('sha256').update(bytes).digest('hex');
       if (got !== null && got !== want) failures.push(`${f}: checksum mismatch (bit rot or modified after publish)`);
       progress(++done, total, f);
     }
@@ -77,9 +101,9 @@ export async function verifyVersion(dir: string, manifest: Manifest | null, prog
     try {
       if (z.dtype !== '<i2' && z.dtype !== '<f4') {
         // coordinates (f8, i8, i4): decoding checked by size only
-        await readRaw(dir, name, key, z, length);
+        await readRaw(storage, base, name, key, z, length);
       } else {
-        const data = await readChunk({ key: `${name}/${key}`, file: join(dir, name, key), zstd: z.compressor?.id === 'zstd', shuffle: z.filters?.[0]?.elementsize ?? 0 }, int16, length);
+        const data = await readChunk({ key: `${base}${name}/${key}`, file: null, zstd: z.compressor?.id === 'zstd', shuffle: z.filters?.[0]?.elementsize ?? 0 }, int16, length, storage);
         if (!int16) {
           for (let i = 0; i < data.length; i++) {
             const v = data[i]!;
@@ -91,7 +115,7 @@ export async function verifyVersion(dir: string, manifest: Manifest | null, prog
         }
       }
     } catch (err) {
-      failures.push(`${name}/${key}: does not decode (${(err as Error).message.replace(`${dir}/`, '')})`);
+      failures.push(`${name}/${key}: does not decode (${(err as Error).message.replace(`${storage.location}/${base}`, '').replace(base, '')})`);
     }
     progress(++done, total, `${name}/${key}`);
   }
@@ -100,9 +124,9 @@ export async function verifyVersion(dir: string, manifest: Manifest | null, prog
   return { files: onDisk.length, chunks: decodeJobs.length, failures, checksummed: sums !== null };
 }
 
-async function readRaw(dir: string, name: string, key: string, z: ZArrayDoc, length: number): Promise<void> {
+async function readRaw(storage: TileStorage, base: string, name: string, key: string, z: ZArrayDoc, length: number): Promise<void> {
   const size = Number(/\d+$/.exec(z.dtype)?.[0] ?? 1);
-  await readChunk({ key: `${name}/${key}`, file: join(dir, name, key), zstd: z.compressor?.id === 'zstd', shuffle: 0 }, false, (length * size) / 4);
+  await readChunk({ key: `${base}${name}/${key}`, file: null, zstd: z.compressor?.id === 'zstd', shuffle: 0 }, false, (length * size) / 4, storage);
 }
 
 function shapeFailures(m: Manifest, arrays: readonly (readonly [string, ZArrayDoc])[]): string[] {

@@ -37,6 +37,8 @@ import { variableList } from './variable-list.js';
 import { threadDecoder } from './decode-pool.js';
 import { fetchingDecoder, readBlock } from './block-read.js';
 import { manifestKey } from '../manifest-file.js';
+import { PERIOD_INDEX_FILE } from '../layout.js';
+import { readPeriodIndexView } from '../period-index.js';
 import { ChunkCache, type BlockRequest, type ChunkData } from './chunk-cache.js';
 import { autoCacheBytes } from './cache-budget.js';
 import { NeighbourBlocks } from './neighbour-blocks.js';
@@ -129,10 +131,30 @@ export class TileStore {
 
   /** Read the manifests of `keys` again now (a publish was announced: tiles/publish-channel.ts), staging what is new. */
   refresh(keys: readonly string[]): void {
-    for (const key of keys) {
-      this.versions.recheck(key);
-      this.entryOf(key);
-    }
+    const now = () => {
+      for (const key of keys) {
+        this.versions.recheck(key);
+        this.entryOf(key);
+      }
+    };
+    // A bucket's view is re-read first (its poller would see the new manifest within a second anyway).
+    if (this.storage.prime) void this.storage.prime(keys.map(manifestKey)).then(now, () => undefined);
+    else now();
+  }
+
+  /**
+   * Every store published, loaded into a bucket's synchronous view (a
+   * starting server, the CLI): the products, their manifests and period
+   * indexes, each period's manifest. A directory needs nothing.
+   */
+  async readyAll(): Promise<void> {
+    const storage = this.storage;
+    if (!storage.prime) return;
+    const { dirs } = await storage.children('');
+    await storage.prime(dirs.flatMap((d) => [manifestKey(d), `${d}/${PERIOD_INDEX_FILE}`]), ['']);
+    const periods = dirs.flatMap((d) => Object.keys(readPeriodIndexView(storage.sync, d)?.periods ?? {}).map((p) => `${d}/${p}`));
+    if (periods.length) await storage.prime(periods.map(manifestKey));
+    for (const d of [...dirs, ...periods]) this.versions.recheck(d);
   }
 
   /** Whether the start's warm (warmLive) is still running (/healthz: not ready). */

@@ -9,6 +9,7 @@
  *   objects never change).
  * - A changed manifest is exposed only after the `.zmetadata` of the version it
  *   names is loaded too, so the reader can build the version's state at once.
+ * - A listing asked for (`dirs`) is refreshed at every poll too.
  * - When the bucket does not answer, the last state stays (answers from what
  *   is cached go on) and `health()` says since when it failed.
  */
@@ -23,6 +24,7 @@ interface Doc {
 export interface ViewSource {
   head(key: string): Promise<ObjectStamp | null>;
   get(key: string): Promise<Uint8Array | null>;
+  children(prefix: string): Promise<{ dirs: string[] }>;
 }
 
 /** Objects replaced in place: polled. */
@@ -34,6 +36,7 @@ export class BucketView implements SyncView {
   private readonly docs = new Map<string, Doc>();
   private readonly polled = new Set<string>();
   private readonly pending = new Set<string>();
+  private readonly listings = new Map<string, string[] | null>();
   private timer: NodeJS.Timeout | undefined;
   private round: Promise<void> | undefined;
   private closed = false;
@@ -58,10 +61,19 @@ export class BucketView implements SyncView {
     return d?.text ?? null;
   }
 
+  dirs(prefix: string): string[] {
+    const d = this.listings.get(prefix);
+    if (d === undefined) {
+      this.listings.set(prefix, null);
+      if (!this.round) this.round = this.poll();
+    }
+    return d ?? [];
+  }
+
   /** Load `keys` now and keep them fresh; resolves when they are in the view (or the bucket failed: rejects). */
-  async prime(keys: readonly string[]): Promise<void> {
+  async prime(keys: readonly string[], listings: readonly string[] = []): Promise<void> {
     for (const k of keys) if (mutable(k)) this.polled.add(k);
-    await Promise.all(keys.map((k) => this.refresh(k, true)));
+    await Promise.all([...keys.map((k) => this.refresh(k, true)), ...listings.map((p) => this.list(p, true))]);
     this.schedule();
   }
 
@@ -83,7 +95,7 @@ export class BucketView implements SyncView {
   }
 
   private schedule(): void {
-    if (this.closed || this.timer || this.polled.size + this.pending.size === 0) return;
+    if (this.closed || this.timer || this.polled.size + this.pending.size + this.listings.size === 0) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (!this.round) this.round = this.poll();
@@ -95,10 +107,19 @@ export class BucketView implements SyncView {
     try {
       const keys = [...this.polled, ...this.pending];
       this.pending.clear();
-      await Promise.all(keys.map((k) => this.refresh(k, false)));
+      await Promise.all([...keys.map((k) => this.refresh(k, false)), ...[...this.listings.keys()].map((p) => this.list(p, false))]);
     } finally {
       this.round = undefined;
       this.schedule();
+    }
+  }
+
+  private async list(prefix: string, raise: boolean): Promise<void> {
+    try {
+      this.listings.set(prefix, (await this.source.children(prefix)).dirs);
+    } catch (err) {
+      this.lastError = (err as Error).message;
+      if (raise) throw err;
     }
   }
 

@@ -5,7 +5,7 @@
  * over, fsync of the directory; a finished version directory is renamed
  * into place in one step.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -42,6 +42,14 @@ export class LocalStorage implements TileStorage {
           return readFileSync(this.localPath(key), 'utf8');
         } catch (err) {
           if (missing(err)) return null;
+          throw err;
+        }
+      },
+      dirs: (prefix) => {
+        try {
+          return readdirSync(this.localPath(prefix), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+        } catch (err) {
+          if (missing(err)) return [];
           throw err;
         }
       },

@@ -221,9 +221,9 @@ export class S3Storage implements TileStorage {
     return join(this.opts.stagingDir, storeKey);
   }
 
-  /** Load the documents at `keys` into the synchronous view now (and keep them fresh). */
-  prime(keys: readonly string[]): Promise<void> {
-    return this.sync.prime(keys);
+  /** Load the documents at `keys` and the listings of `listings` into the synchronous view now (and keep them fresh). */
+  prime(keys: readonly string[], listings: readonly string[] = []): Promise<void> {
+    return this.sync.prime(keys, listings);
   }
 
   /** Stop the background polling (the process can then exit on its own). */

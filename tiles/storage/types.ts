@@ -42,6 +42,8 @@ export interface SyncView {
   stamp(key: string): string;
   /** The object's text, or null when absent (or not known yet). */
   text(key: string): string | null;
+  /** Names of the sub-prefixes ("directories") directly under `prefix` ('' or ending in '/'), sorted; [] when none is known yet. */
+  dirs(prefix: string): string[];
 }
 
 export interface TileStorage {
@@ -93,7 +95,7 @@ export interface TileStorage {
    * A bucket only: load the documents at `keys` (manifests) into the
    * synchronous view now, and keep them fresh. A directory needs none.
    */
-  prime?(keys: readonly string[]): Promise<void>;
+  prime?(keys: readonly string[], listings?: readonly string[]): Promise<void>;
 }
 
 /** `a/b` + `c` → `a/b/c` (keys never start with '/'). */

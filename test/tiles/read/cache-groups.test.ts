@@ -40,12 +40,12 @@ describe('cache groups', () => {
     const point = { lat: 43.1, lon: 11.1, altM: 200, timeMs: T0 + 4 * 3_600_000 }; // cell (5, 5): chunk (0, 0)
     const chunkCells = 32 * 32;
     const free = new TileStore(root, { cacheBytes: 64 << 20 });
-    await new WeatherService(free, new PublishedProducts(free, root)).observe({ ...point, plan: 'free', groups: new Set() });
+    await new WeatherService(free, new PublishedProducts(free)).observe({ ...point, plan: 'free', groups: new Set() });
     // 5 time-varying int16 base variables × 6 steps + the static elevation (the weather code is absent, so the
     // condition's state is read too: cloud cover, 1 variable × 6 steps).
     expect(free.cacheStats().bytes).toBe(chunkCells * 2 * (5 * STEPS + 1 + 1 * STEPS));
     const business = new TileStore(root, { cacheBytes: 64 << 20 });
-    await new WeatherService(business, new PublishedProducts(business, root)).observe({ ...point, plan: 'business', groups: new Set(['wbgt', 'frost', 'et0']) });
+    await new WeatherService(business, new PublishedProducts(business)).observe({ ...point, plan: 'business', groups: new Set(['wbgt', 'frost', 'et0']) });
     expect(business.cacheStats().bytes).toBe(chunkCells * 2 * (5 * STEPS + 1 + 1 * STEPS + 3 * STEPS));
   });
 
