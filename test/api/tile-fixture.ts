@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import type { RegularLatLonGrid } from '../../geo/grid.js';
 import { withCatalogue } from '../../ingest/products/catalogue-input.js';
 import { writeProductVersion } from '../../tiles/write/writer.js';
+import type { TilesAt } from '../../tiles/storage/open.js';
 import type { VariableInput } from '../../tiles/types.js';
 
 /** nwp grid: 0.025° × 0.02° (≈ 2.2 km), SW corner 43.0 N 11.0 E (Tuscany). */
@@ -67,7 +68,7 @@ export function tempDataDir(): { dir: string; cleanup(): void } {
 }
 
 /** The main nwp store (all Free variables, dew point but no RH); `source` adds to its manifest's source (a run, the sample flag). */
-export async function writeMainNwp(root: string, source: { run?: string; sample?: boolean } = {}): Promise<void> {
+export async function writeMainNwp(root: TilesAt, source: { run?: string; sample?: boolean } = {}): Promise<void> {
   const g = NWP_GRID;
   await writeProductVersion(root, withCatalogue({
     product: 'nwp',
@@ -91,7 +92,7 @@ export async function writeMainNwp(root: string, source: { run?: string; sample?
 }
 
 /** A static DEM product. */
-export async function writeDem(root: string): Promise<void> {
+export async function writeDem(root: TilesAt): Promise<void> {
   await writeProductVersion(root, withCatalogue({
     product: 'dem',
     grid: DEM_GRID,
