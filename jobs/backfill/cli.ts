@@ -100,7 +100,7 @@ async function reanalysis(argv: string[], out: NodeJS.WriteStream): Promise<numb
     const years: { year: number; source: BackfillSource }[] = [];
     const skipped: number[] = [];
     for (let y = from; y <= to; y++) {
-      if (!o.force && isYearPublished(ctx.root, y)) skipped.push(y);
+      if (!o.force && (await isYearPublished(ctx.root, y))) skipped.push(y);
       else years.push({ year: y, source: sourceForYear(y, pick) });
     }
     if (skipped.length) console.log(`already published, skipped (--force redoes them): ${yearRanges(skipped)}`);

@@ -8,10 +8,8 @@
  * check hands the job to another worker, which starts the year again
  * (completed downloads are kept).
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { productDir } from '../../config/paths.js';
-import { MANIFEST_FILE } from '../../tiles/layout.js';
+import { manifestKey } from '../../tiles/manifest-file.js';
+import { tileStorage } from '../../tiles/storage/open.js';
 import type { JobsConfig } from '../config.js';
 import { JobsConfigError } from '../config.js';
 import { configuredIngestJob, ingestJobId } from '../ingest-job.js';
@@ -32,8 +30,9 @@ export function backfillJobId(year: number): string {
   return ingestJobId(BACKFILL_PRODUCT, String(year));
 }
 
-export function isYearPublished(root: string, year: number): boolean {
-  return existsSync(join(productDir(root, `${BACKFILL_PRODUCT}/${year}`), MANIFEST_FILE));
+/** Whether the year's store has a manifest in the root's tile storage (a directory or a bucket). */
+export async function isYearPublished(root: string, year: number): Promise<boolean> {
+  return (await tileStorage(root).head(manifestKey(`${BACKFILL_PRODUCT}/${year}`))) !== null;
 }
 
 /** The job of one year from the configured source's URL templates (`{yyyy}` = the year). */

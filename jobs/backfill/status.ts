@@ -24,7 +24,7 @@ export async function backfillStatus(root: string, queue: IngestQueue, lastYear 
       const p = job!.progress as { stage?: string; fraction?: number } | number;
       s.running.push({ year: y, ...(typeof p === 'object' && p ? { stage: p.stage, percent: Math.round((p.fraction ?? 0) * 100) } : {}) });
     } else if (state === 'waiting' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children') s.waiting.push(y);
-    else if (isYearPublished(root, y)) s.published.push(y);
+    else if (await isYearPublished(root, y)) s.published.push(y);
     else if (state === 'failed') s.failed.push({ year: y, reason: job!.failedReason ?? 'unknown' });
     else s.missing.push(y);
   }

@@ -3,10 +3,9 @@
  * the last successful ingest job, the live tile version (from current.json)
  * and the data's age, then the most recent failures with their reasons.
  */
-import { readdir } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { productDir, tilesDir } from '../../config/paths.js';
-import { readManifestSync } from '../../tiles/manifest-file.js';
+import { readManifest } from '../../tiles/manifest-file.js';
+import { tileStorage } from '../../tiles/storage/open.js';
 import type { Manifest } from '../../tiles/manifest.js';
 import type { IngestJobData, IngestJobResult } from '../job-types.js';
 import { ago, openContext, type CommandContext } from './context.js';
@@ -28,9 +27,10 @@ export interface JobsStatus {
   recentFailures: { jobId: string; product: string; failedAt?: string; attemptsMade: number; reason: string }[];
 }
 
+/** Products in the root's tile storage (a directory or a bucket). */
 async function publishedProducts(root: string): Promise<string[]> {
-  const entries = await readdir(tilesDir(root), { withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
+  const { dirs } = await tileStorage(root).children('').catch(() => ({ dirs: [] as string[] }));
+  return dirs.filter((d) => !d.startsWith('.'));
 }
 
 export async function collectStatus(ctx: CommandContext, now = Date.now()): Promise<JobsStatus> {
@@ -53,11 +53,12 @@ export async function collectStatus(ctx: CommandContext, now = Date.now()): Prom
   }
 
   const names = [...new Set([...Object.keys(ctx.config.products), ...(await publishedProducts(ctx.root)), ...last.keys()])].sort();
-  const products: ProductStatus[] = names.map((product) => {
+  const storage = tileStorage(ctx.root);
+  const products: ProductStatus[] = await Promise.all(names.map(async (product) => {
     const s: ProductStatus = { product, ...(last.get(product) ? { lastSuccess: last.get(product)! } : {}) };
     let m: Manifest | null = null;
     try {
-      m = readManifestSync(productDir(ctx.root, product));
+      m = await readManifest(storage, product);
     } catch (err) {
       s.error = (err as Error).message;
     }
@@ -72,7 +73,7 @@ export async function collectStatus(ctx: CommandContext, now = Date.now()): Prom
       };
     }
     return s;
-  });
+  }));
 
   const failed = await ctx.queues.ingest.getJobs(['failed'], 0, 9, false);
   const recentFailures = failed.map((job) => ({
