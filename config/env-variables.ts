@@ -15,7 +15,8 @@ export type VariableKind =
   | { type: 'redis-url' }
   | { type: 'log-level' }
   | { type: 'choice'; values: readonly string[] }
-  | { type: 'domain' };
+  | { type: 'domain' }
+  | { type: 'tiles' };
 
 export interface VariableSpec {
   name: string;
@@ -50,7 +51,7 @@ export const VARIABLES: readonly VariableSpec[] = Object.freeze([
   { name: 'REDIS_URL', kind: { type: 'redis-url' }, default: '', description: 'Redis for keys, quotas, job queues and publish announcements (`redis://` or `rediss://`); unset: embedded keys file and in-process quotas, no workers, new versions found by the manifest check alone', usedBy: 'serve, keys, worker, jobs, ingest' },
   ours('DATA', str, './data', 'data directory: tiles, keys.json, jobs.json, inbox', 'all', false),
   ours('DOMAIN', { type: 'domain' }, '35,48,5,20.5', 'ingest crop box `<south>,<north>,<west>,<east>` in degrees; the API validates lat/lon by the interface whatever this says', 'ingest, worker', false),
-  ours('TILES', str, '', 'where the tile store lives: a directory, or an S3-compatible bucket `s3://bucket/prefix` ([tiles.md](tiles.md#storage)); unset: `$METEOPUNTO_DATA/tiles`', 'all', false),
+  ours('TILES', { type: 'tiles' }, '', 'where the tile store lives: a directory, or an S3-compatible bucket `s3://bucket/prefix` ([tiles.md](tiles.md#storage)); unset: `$METEOPUNTO_DATA/tiles`', 'all', false),
   ours('TILES_TIMEOUT_MS', int(100), '5000', 'with the tiles in a bucket: a request to it that has not completed after this long fails; the API answers 503 for what is not cached', 'serve, ingest, worker, tiles', false),
   { name: 'AWS_ENDPOINT_URL', kind: str, default: '', description: 'with the tiles in a bucket: the S3 endpoint of a store other than AWS (MinIO, Ceph, R2, …); path-style addressing then', usedBy: 'all' },
   { name: 'AWS_REGION', kind: str, default: 'us-east-1', description: 'with the tiles in a bucket: its region', usedBy: 'all' },

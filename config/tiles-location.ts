@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { processEnv } from './process-env.js';
 import { ConfigError, integerSetting, setting, type Environment } from './environment.js';
 import { dataDir, tilesDir } from './paths.js';
+import { isBucketUrl, parseBucketUrl } from './tiles-url.js';
 
 export type TilesLocation =
   | { kind: 'local'; dir: string }
@@ -29,18 +30,13 @@ export type TilesLocation =
       timeoutMs: number;
     };
 
-/** S3 bucket names: 3–63 characters, lower-case letters, digits, '.', '-'. */
-const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
-
 export function tilesLocation(env: Environment = processEnv(), root: string = dataDir(env)): TilesLocation {
   const raw = setting(env, 'METEOPUNTO_TILES');
   if (raw === undefined) return { kind: 'local', dir: tilesDir(root) };
-  if (!/^s3:\/\//i.test(raw)) return { kind: 'local', dir: resolve(raw) };
-  const m = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(raw.trim())!;
-  const bucket = m[1]!;
-  const prefix = m[2]!.replace(/\/+$/, '');
-  if (!BUCKET.test(bucket)) throw new ConfigError(`METEOPUNTO_TILES='${raw}': '${bucket}' is not a valid bucket name (3–63 lower-case letters, digits, '.', '-')`);
-  if (prefix.split('/').some((p) => p === '' || p === '.' || p === '..')) throw new ConfigError(`METEOPUNTO_TILES='${raw}': the prefix must be path segments without empty, '.' or '..' parts`);
+  if (!isBucketUrl(raw)) return { kind: 'local', dir: resolve(raw) };
+  const parsed = parseBucketUrl(raw);
+  if ('problem' in parsed) throw new ConfigError(`METEOPUNTO_TILES='${raw}': ${parsed.problem}`);
+  const { bucket, prefix } = parsed;
   const endpoint = setting(env, 'AWS_ENDPOINT_URL');
   const pathStyle = setting(env, 'AWS_S3_FORCE_PATH_STYLE');
   if (pathStyle !== undefined && !['true', 'false'].includes(pathStyle)) throw new ConfigError(`AWS_S3_FORCE_PATH_STYLE='${pathStyle}': true or false`);
