@@ -13,7 +13,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { inventory } from '../../tiles/ops/inventory.js';
 import { countGateRefusals } from '../../tiles/gate-refusals.js';
 import { registerJobMetrics, type JobMetricsOptions } from './job-metrics.js';
 
@@ -39,6 +38,7 @@ export async function registerMetrics(app: FastifyInstance, opts: MetricsOptions
   });
   const refusals = new Counter({ name: 'meteopunto_quota_refusals_total', help: 'Requests refused for quota (429) by plan', labelNames: ['plan'], registers: [registry] });
   const tiles = app.tiles;
+  const products = app.products;
   new Gauge({ name: 'meteopunto_tile_cache_hits', help: 'Tile cache lookups answered from memory since start', registers: [registry], collect() { this.set(tiles.cacheStats().hits); } });
   new Gauge({ name: 'meteopunto_tile_cache_misses', help: 'Tile blocks decoded from disk since start', registers: [registry], collect() { this.set(tiles.cacheStats().misses); } });
   new Gauge({ name: 'meteopunto_tile_cache_bytes', help: 'Decoded bytes held in the tile cache', registers: [registry], collect() { this.set(tiles.cacheStats().bytes); } });
@@ -49,11 +49,14 @@ export async function registerMetrics(app: FastifyInstance, opts: MetricsOptions
       this.reset();
       age.reset();
       const now = Date.now();
-      for (const p of inventory(opts.dataDir)) {
-        for (const s of p.stores) {
-          if (!s.manifest) continue;
-          age.set({ store: s.key }, (now - Date.parse(s.manifest.published)) / 1000);
-          if (s.manifest.coverage) this.set({ store: s.key }, Date.parse(s.manifest.coverage.to) / 1000);
+      // The stores as the router sees them, through the tile storage (a directory or a bucket alike).
+      for (const p of products.products()) {
+        const keys = p.layout === 'periods' ? products.periods(p.product).map((y) => `${p.product}/${y}`) : [p.product];
+        for (const key of keys) {
+          const m = tiles.manifest(key);
+          if (!m) continue;
+          age.set({ store: key }, (now - Date.parse(m.published)) / 1000);
+          if (m.coverage) this.set({ store: key }, Date.parse(m.coverage.to) / 1000);
         }
       }
     },
