@@ -27,6 +27,13 @@ describe('coastal', () => {
     });
   });
 
+  it('treats a value that is not a number (NaN) as missing', () => {
+    expect(coastal({ sea_surface_temperature: NaN, wave_height: NaN, wave_direction: NaN, wave_period: NaN, wave_peak_period: NaN }, 1, 'm')).toEqual({
+      sea_surface_temperature: null, wave_height: null, wave_direction: null, wave_period: null, wave_peak_period: null,
+      sea_state: null, distance_km: 1, source: 'm',
+    });
+  });
+
   it('is null without a sea cell within the search radius', () => {
     expect(coastal({ sea_surface_temperature: 20 }, null, 'm')).toBeNull();
     expect(coastal({}, undefined, 'm')).toBeNull();
