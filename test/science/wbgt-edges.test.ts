@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { solarParameters, stabilityClass, wbgt, wbgtDetail, windSpeedAt2m, type WbgtInput } from '../../science/index.js';
+import { atmosphericEmissivity, globeTemperature, thermalConductivityAir, wetBulbTemperature } from '../../science/wbgt-physics.js';
 
 // wbgt.c stab_srdt: rows by wind class, columns day radiation classes 0..3, (unused), night dT < 0, night dT ≥ 0.
 // Classes 1..6 are Pasquill–Gifford A..F.
@@ -132,5 +133,29 @@ describe('wbgt inputs', () => {
     expect(wbgt(base).sun).toBe(r.sun.wbgt);
     // wbgt() skips the psychrometric wet bulb; wbgtDetail() gives it (below the natural one in the sun).
     expect(r.sun.psychrometricWetBulb).toBeLessThan(r.sun.naturalWetBulb);
+  });
+});
+
+describe('air properties and first estimates', () => {
+  it('atmospheric emissivity 0.575 e^0.143 (Oke 1987) and the Eucken conductivity of air', () => {
+    // 20 °C, 50 %: e = 0.5 × 1.004 × 6.1121 exp(17.502 × 20 / 260.97) = 0.5 × 6.1365 × 3.8240 = 11.733 hPa; ε = 0.575 × 11.733^0.143 = 0.8178.
+    expect(atmosphericEmissivity(293.15, 0.5)).toBeCloseTo(0.8178, 3);
+    // 300 K: Ω = 1.048 − 0.034 (300/97 − 2.9)/0.4 = 1.0316, μ = 2.6693e-6 √(28.97 × 300) / (3.617² × 1.0316) = 1.8438e-5 kg/(m s);
+    // k = (cp + 1.25 R) μ = (1003.5 + 1.25 × 287.00) × 1.8438e-5 = 0.02512 W/(m K) (tables give 0.0263: within 5 %).
+    expect(thermalConductivityAir(300)).toBeCloseTo(0.02512, 4);
+  });
+
+  it('a first estimate changes the path, not the root; one of 0 K or below is ignored', () => {
+    const env = { tK: 303.15, rh: 0.5, pressureHpa: 1013, speedMs: 2, solarWm2: 800, fdir: 0.7, cza: 0.9 };
+    const g = globeTemperature(env);
+    const w = wetBulbTemperature(env, true);
+    for (const start of [280, 300, 325]) {
+      expect(Math.abs(globeTemperature(env, start) - g), `globe from ${start} K`).toBeLessThan(0.005);
+      expect(Math.abs(wetBulbTemperature(env, true, start) - w), `wick from ${start} K`).toBeLessThan(0.005);
+    }
+    expect(globeTemperature(env, 0)).toBe(g);
+    expect(globeTemperature(env, -10)).toBe(g);
+    expect(wetBulbTemperature(env, true, 0)).toBe(w);
+    expect(wetBulbTemperature(env, true, -10)).toBe(w);
   });
 });
