@@ -40,6 +40,8 @@ describe('stepHoursAt', () => {
   it('is 1 h with fewer than two times, and the amount\'s own interval when the manifest gives one', () => {
     expect(stepHoursAt(new Float64Array(0), T0)).toBe(1);
     expect(stepHoursAt(Float64Array.of(T0), T0)).toBe(1);
+    // Two times are enough for a step: 3 h.
+    expect(stepHoursAt(Float64Array.of(T0, T0 + 3 * H), T0 + H)).toBe(3);
     // An ERA5 1-hour total in a 3-hourly file: 3600 s, not the 3 h step.
     expect(stepHoursAt(Float64Array.from([0, 3, 6], (h) => T0 + h * H), T0 + 4 * H, 3600)).toBe(1);
     expect(stepHoursAt(AXIS, T0 + 13 * H, 10_800)).toBe(3);
