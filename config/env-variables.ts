@@ -53,6 +53,8 @@ export const VARIABLES: readonly VariableSpec[] = Object.freeze([
   ours('DOMAIN', { type: 'domain' }, '35,48,5,20.5', 'ingest crop box `<south>,<north>,<west>,<east>` in degrees; the API validates lat/lon by the interface whatever this says', 'ingest, worker', false),
   ours('TILES', { type: 'tiles' }, '', 'where the tile store lives: a directory, or an S3-compatible bucket `s3://bucket/prefix` ([tiles.md](tiles.md#storage)); unset: `$METEOPUNTO_DATA/tiles`', 'all', false),
   ours('TILES_TIMEOUT_MS', int(100), '5000', 'with the tiles in a bucket: a request to it that has not completed after this long fails; the API answers 503 for what is not cached', 'serve, ingest, worker, tiles', false),
+  ours('CACHE_DIR', str, '', 'with the tiles in a bucket: a local directory caching the objects of versions read from it (LRU, bounded by METEOPUNTO_CACHE_MB); unset: none', 'serve, tiles', false),
+  ours('CACHE_MB', int(16), '1024', 'with METEOPUNTO_CACHE_DIR: the most its files take, MiB (least recently used go first)', 'serve, tiles', false),
   { name: 'AWS_ENDPOINT_URL', kind: str, default: '', description: 'with the tiles in a bucket: the S3 endpoint of a store other than AWS (MinIO, Ceph, R2, …); path-style addressing then', usedBy: 'all' },
   { name: 'AWS_REGION', kind: str, default: 'us-east-1', description: 'with the tiles in a bucket: its region', usedBy: 'all' },
   { name: 'AWS_S3_FORCE_PATH_STYLE', kind: { type: 'choice', values: ['true', 'false'] }, default: '', description: 'with the tiles in a bucket: `true` for path-style addressing without AWS_ENDPOINT_URL, `false` for virtual-hosted with it; unset: path-style exactly when an endpoint is set', usedBy: 'all' },

@@ -28,6 +28,8 @@ export type TilesLocation =
       stagingDir: string;
       /** A bucket request that has not completed after this long fails (the API answers 503). */
       timeoutMs: number;
+      /** The local disk cache of version objects, when one is set. */
+      cache?: { dir: string; maxBytes: number };
     };
 
 export function tilesLocation(env: Environment = processEnv(), root: string = dataDir(env)): TilesLocation {
@@ -38,6 +40,7 @@ export function tilesLocation(env: Environment = processEnv(), root: string = da
   if ('problem' in parsed) throw new ConfigError(`METEOPUNTO_TILES='${raw}': ${parsed.problem}`);
   const { bucket, prefix } = parsed;
   const endpoint = setting(env, 'AWS_ENDPOINT_URL');
+  const cacheDir = setting(env, 'METEOPUNTO_CACHE_DIR');
   const pathStyle = setting(env, 'AWS_S3_FORCE_PATH_STYLE');
   if (pathStyle !== undefined && !['true', 'false'].includes(pathStyle)) throw new ConfigError(`AWS_S3_FORCE_PATH_STYLE='${pathStyle}': true or false`);
   return {
@@ -49,6 +52,7 @@ export function tilesLocation(env: Environment = processEnv(), root: string = da
     forcePathStyle: pathStyle === undefined ? endpoint !== undefined : pathStyle === 'true',
     stagingDir: resolve(root, 'tiles-staging'),
     timeoutMs: integerSetting(env, 'METEOPUNTO_TILES_TIMEOUT_MS', 5000),
+    ...(cacheDir ? { cache: { dir: resolve(cacheDir), maxBytes: integerSetting(env, 'METEOPUNTO_CACHE_MB', 1024) * 2 ** 20 } } : {}),
   };
 }
 

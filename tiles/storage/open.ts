@@ -15,6 +15,7 @@ import { describeTiles, tilesLocation } from '../../config/tiles-location.js';
 import { LocalStorage } from './local.js';
 import { S3Storage } from './s3.js';
 import { redisLock } from './redis-lock.js';
+import { DiskCache } from './disk-cache.js';
 import type { TileStorage } from './types.js';
 
 /** A data directory, or the storage itself. */
@@ -34,6 +35,7 @@ export function tileStorage(at: TilesAt, env: Environment = processEnv()): TileS
       bucket: loc.bucket, prefix: loc.prefix, stagingDir: loc.stagingDir, region: loc.region, forcePathStyle: loc.forcePathStyle,
       timeoutMs: loc.timeoutMs, ...(loc.endpoint ? { endpoint: loc.endpoint } : {}),
       ...(redisUrl ? { lock: redisLock(redisUrl, queuePrefix(env)) } : {}),
+      ...(loc.cache ? { diskCache: new DiskCache(loc.cache.dir, loc.cache.maxBytes) } : {}),
     });
     buckets.set(where, s);
   }

@@ -19,6 +19,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { forEachLimit } from '../write/durable-fs.js';
 import { BucketView } from './bucket-view.js';
 import { StorageUnavailable } from './errors.js';
+import type { DiskCache } from './disk-cache.js';
 import type { Children, ObjectInfo, ObjectStamp, TileStorage } from './types.js';
 
 type Sdk = typeof import('@aws-sdk/client-s3');
@@ -43,6 +44,13 @@ export interface S3StorageOptions {
   lock?: LockFn;
   /** Parallel uploads of one version (default 8). */
   uploadLanes?: number;
+  /** A local disk cache of the objects of versions (./disk-cache.ts). */
+  diskCache?: DiskCache;
+}
+
+/** Objects that never change once written: everything inside a version (`<store>/<version>.zarr/…`). */
+function immutable(key: string): boolean {
+  return key.includes('.zarr/');
 }
 
 function status(err: unknown): number | undefined {
@@ -107,6 +115,15 @@ export class S3Storage implements TileStorage {
   }
 
   async get(key: string): Promise<Uint8Array | null> {
+    const cache = this.opts.diskCache && immutable(key) ? this.opts.diskCache : undefined;
+    const cached = cache ? await cache.get(key) : null;
+    if (cached) return cached;
+    const bytes = await this.fetch(key);
+    if (cache && bytes) await cache.put(key, bytes).catch(() => undefined); // a full or failing disk only costs the cache
+    return bytes;
+  }
+
+  private async fetch(key: string): Promise<Uint8Array | null> {
     try {
       const r = await this.send<{ Body?: { transformToByteArray(): Promise<Uint8Array> } }>(`GET ${key}`, (sdk) => new sdk.GetObjectCommand({ Bucket: this.opts.bucket, Key: this.full(key) }));
       return (await r.Body?.transformToByteArray()) ?? new Uint8Array(0);
