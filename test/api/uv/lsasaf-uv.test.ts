@@ -172,8 +172,8 @@ describe('uv_index from LSA SAF MSG DSSF (near real time), fetched from the emul
     base = await app.listen({ port: 0, host: '127.0.0.1' });
     const uv = await uvAt('lat=41.9&lon=12.5');
     expect(uv.source).toBe(UV_SOURCES.satelliteNrt);
-    // k by construction, to the answer's two decimals: the file's Sun (NOAA general solar position, at the pixel's
-    // scan time) and ours agree to well under 1 % of k; with the Sun at the slot time instead, k would read 0.61.
+    // k by construction, to the answer's two decimals: the file's Sun (the Astronomical Almanac's approximate solar
+    // coordinates, at the pixel's scan time) and ours agree to well under 1 % of k; with the Sun at the slot time instead, k would read 0.61.
     expect(Math.abs(uv.cloud_modification - K)).toBeLessThanOrEqual(0.005);
     expect(Math.abs(uv.value - uv.clear_sky * uv.cloud_modification)).toBeLessThanOrEqual(0.1);
     // Outside the satellite files' box the NWP factor answers.
