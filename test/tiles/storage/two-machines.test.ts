@@ -18,8 +18,8 @@ import type { WorkerProcess } from '../../jobs/support/worker-process.js';
 import { H, POINTS, runCli, startDeployment, stepsCovering, type Deployment, type Replica } from './deployment.js';
 import { parseCreated } from '../../api/access/fixtures/api-process.js';
 
-/** deploy.md: every replica answers from a new version within its warm time after the announcement (5–20 s measured), plus up to 1 s without one. */
-const STATED_DELAY_MS = 21_000;
+/** deploy.md: every replica answers from a new version within 30 s of its switch in the bucket (2.2–2.6 s measured here). */
+const STATED_DELAY_MS = 30_000;
 
 describeShared('two machines sharing Redis and the bucket', () => {
   let d: Deployment;
