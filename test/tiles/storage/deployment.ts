@@ -3,7 +3,8 @@
  * server: the MeteoHub emulator serving ICON-2I runs (ecCodes' grib_filter
  * from the real ICON-2I orography), s3rver as the bucket, the suite's Redis,
  * and `meteopunto worker` / `meteopunto serve` from dist/ as child processes.
- * Each "machine" (worker or API replica) gets its own empty METEOPUNTO_DATA:
+ * Each "machine" (worker or API replica) gets its own empty METEOPUNTO_DATA
+ * (a replica, its own METEOPUNTO_CACHE_DIR in it):
  * what they share is Redis (one queue prefix per deployment) and the bucket.
  *
  * The values of run k are those of the live Italy suite's ICON-2I plus k K
@@ -159,7 +160,9 @@ export async function startDeployment(redisUrl: string, opts: { tickSeconds: num
       return w;
     },
     async replica(name, env = {}) {
-      const r = await startReplica(name, { ...shared, METEOPUNTO_DATA: machineDir(name), ...env });
+      // Its own data directory and its own (empty) disk cache of the bucket's objects.
+      const data = machineDir(name);
+      const r = await startReplica(name, { ...shared, METEOPUNTO_DATA: data, METEOPUNTO_CACHE_DIR: join(data, 'bucket-cache'), ...env });
       replicas.push(r);
       return r;
     },
