@@ -12,7 +12,7 @@
  * run it came from.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { meteohubRun, type IconValues } from '../../support/emulators/icon-content.js';
 import { METEOHUB_DATASET, METEOHUB_DIRECTORY, startMeteohubEmulator, type MeteohubEmulator, type MeteohubRun } from '../../support/emulators/meteohub.js';
@@ -143,8 +143,13 @@ export async function startDeployment(redisUrl: string, opts: { tickSeconds: num
   };
   const workers: WorkerProcess[] = [];
   const replicas: Replica[] = [];
+  const dirs: string[] = [dir];
   let n = 0;
-  const machineDir = (name: string) => tempRoot(`machine-${name}-${n++}`);
+  const machineDir = (name: string) => {
+    const d = tempRoot(`machine-${name}-${n++}`);
+    dirs.push(d);
+    return d;
+  };
   return {
     dir, hub, s3, redisUrl, tiles, shared, heights, machineDir,
     publishRun(run, k, steps) {
@@ -172,6 +177,7 @@ export async function startDeployment(redisUrl: string, opts: { tickSeconds: num
       await Promise.all(replicas.map((r) => r.stop()));
       await hub.close();
       await s3.close();
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
     },
   };
 }
