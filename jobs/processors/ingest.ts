@@ -55,7 +55,7 @@ export function isPermanent(err: unknown): boolean {
   if (err instanceof SourceError) return !err.transient;
   if (err instanceof UnrecoverableError) return true;
   const e = err as { name?: string; code?: string };
-  return e?.name === 'ReadError' || e?.name === 'IngestError' || e?.name === 'OlderRunRefused' || e?.code === 'READ_ERROR' || e?.code === 'INGEST_ERROR';
+  return e?.name === 'ReadError' || e?.name === 'IngestError' || e?.code === 'READ_ERROR' || e?.code === 'INGEST_ERROR';
 }
 
 /** A job id as a folder name (ids look like `nwp@2026-11-21T12Z`). */

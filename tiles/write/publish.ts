@@ -76,28 +76,6 @@ export class PublishConflict extends Error {
 }
 
 /**
- * The new version carries an older run of the same model than the live one
- * (two workers finishing overlapping runs out of order): publishing it would
- * put an older forecast live. Another model's run may replace the live one
- * whatever its time (the primary model's late run replaces its fallback's).
- */
-export class OlderRunRefused extends PublishConflict {
-  override name = 'OlderRunRefused';
-}
-
-/** Throws {@link OlderRunRefused} when `next` is an older run of the live manifest's model. */
-export function checkRunOrder(storeKey: string, live: Manifest | null, next: Pick<Manifest, 'source' | 'version'>): void {
-  const a = live?.source;
-  const b = next.source;
-  if (!a?.run || !b.run || (a.model ?? '') !== (b.model ?? '')) return;
-  const liveRun = Date.parse(a.run);
-  const nextRun = Date.parse(b.run);
-  if (Number.isFinite(liveRun) && Number.isFinite(nextRun) && nextRun < liveRun) {
-    throw new OlderRunRefused(`${storeKey}: run ${b.run}${b.model ? ` of ${b.model}` : ''} is older than the live run ${a.run} (${live!.version}); not published`);
-  }
-}
-
-/**
  * Steps 2 and 3: make the finished temp directory the live version of
  * `storeKey` (`nwp`, `reanalysis/1950`). When the commit or the manifest
  * write fails, the previous manifest stays live.
