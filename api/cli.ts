@@ -101,7 +101,7 @@ function followPublishes(app: FastifyInstance, redisUrl: string | undefined): vo
   const follower = followPublished(redisUrl, (stores) => app.tiles.refresh(stores.filter((s) => STORE_KEY.test(s))), (err) => {
     if (warned) return;
     warned = true;
-    app.log.warn({ err: err.message }, 'publish announcements: Redis unreachable; new versions are found by the manifest check instead');
+    app.log.warn({ err }, 'publish announcements: Redis unreachable; new versions are found by the manifest check instead');
   });
   void follower.ready.then(() => {
     warned = false;

@@ -22,8 +22,11 @@ export const redactingSerializers = {
   req(request: FastifyRequest) {
     return { method: request.method, url: redactSecrets(request.url), host: request.hostname, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
   },
-  err(err: FastifyError): LoggedError {
-    const out: LoggedError = { type: err.name, message: redactSecrets(err.message), stack: redactSecrets(err.stack ?? '') };
+  // Any value may be logged under `err` (a message string, a non-Error rejection): a serializer that throws kills the process.
+  err(value: unknown): LoggedError {
+    if (typeof value !== 'object' || value === null) return { type: typeof value, message: redactSecrets(String(value)), stack: '' };
+    const err = value as Partial<FastifyError>;
+    const out: LoggedError = { type: String(err.name ?? 'Error'), message: redactSecrets(String(err.message ?? '')), stack: redactSecrets(String(err.stack ?? '')) };
     if (err.code !== undefined) out.code = err.code;
     if (err.statusCode !== undefined) out.statusCode = err.statusCode;
     return out;

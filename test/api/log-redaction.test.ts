@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
 import { redactSecrets, secretValues } from '../../config/redaction.js';
+import { redactingSerializers } from '../../api/log-redaction.js';
 import { HOUR_MS, T0_MS, tempDataDir, writeDem, writeMainNwp, TEST_KEY, installTestKey, testAccess } from './tile-fixture.js';
 
 const PREFIX = TEST_KEY.slice(0, 11); // mp_ + the 8-character public prefix
@@ -99,6 +100,17 @@ describe('secrets in logs', () => {
 });
 
 describe('the redaction rule', () => {
+  it("logs whatever is given as 'err' (a string, a rejection that is no Error) without throwing, redacted", () => {
+    // A throwing serializer killed `meteopunto serve` when Redis came back: it logged { err: '<message>' }.
+    expect(redactingSerializers.err(`connect ECONNREFUSED; api_key=${TEST_KEY}`)).toEqual({ type: 'string', message: `connect ECONNREFUSED; api_key=${PREFIX}…`, stack: '' });
+    expect(redactingSerializers.err(undefined)).toEqual({ type: 'undefined', message: 'undefined', stack: '' });
+    expect(redactingSerializers.err({ code: 'ECONNRESET' })).toEqual({ type: 'Error', message: '', stack: '', code: 'ECONNRESET' });
+    const e = Object.assign(new Error(`token=op-token-0123456789`), { code: 'E_X' });
+    const out = redactingSerializers.err(e);
+    expect(out).toMatchObject({ type: 'Error', message: 'token=[redacted]', code: 'E_X' });
+    expect(out.stack).toMatch(/^Error: token=\[redacted\]\n/);
+  });
+
   it('cuts keys to their prefix in any spelling and encoding, and hides other secret values', () => {
     const cases: Array<[string, string]> = [
       [`/w?lat=1&api_key=${TEST_KEY}&lon=2`, `/w?lat=1&api_key=${PREFIX}…&lon=2`],
