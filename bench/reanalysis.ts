@@ -28,6 +28,7 @@ import { processEnv } from '../config/process-env.js';
 import { integerSetting } from '../config/environment.js';
 import { TileStore } from '../tiles/read/reader.js';
 import { NX, NY, VARS, YEAR, writeEra5Year } from './era5-year.js';
+import { mulberry32 } from './prng.js';
 import { ingestInChild } from './reanalysis-ingest.js';
 import type { BenchContext } from './section.js';
 
@@ -48,18 +49,6 @@ function dirBytes(dir: string): number {
 
 const NO_GROUPS: ReadonlySet<never> = new Set();
 const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-
-/** Deterministic points (mulberry32) so runs compare. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export async function runReanalysisSection(ctx: Pick<BenchContext, 'checks'>): Promise<void> {
   const env = processEnv();
@@ -85,7 +74,7 @@ export async function runReanalysisSection(ctx: Pick<BenchContext, 'checks'>): P
     // time= across the year at the default cache, from cold.
     const y0 = Date.UTC(YEAR, 0, 1);
     const hours = days * 24;
-    const rnd = prng(20261126);
+    const rnd = mulberry32(20261126);
     const tiles = new TileStore(root);
     const service = new WeatherService(tiles, new PublishedProducts(tiles));
     const lat: number[] = [];

@@ -67,15 +67,3 @@ export function constantInput(product: string, k: number, grid: GridDef = REGULA
   for (let e = 0; e < extraVars; e++) variables[`extra_${e}`] = { units: '1', precision: 0.01, values: times.map(() => Float32Array.from({ length: cells }, (_, c) => k + (c % 7) * 0.01)) };
   return input(product, grid, times, variables, `constant ${k}`);
 }
-
-/** Deterministic PRNG (mulberry32) so failures reproduce. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

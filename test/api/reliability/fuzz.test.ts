@@ -9,22 +9,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../api/app.js';
+import { mulberry32 } from '../../../bench/prng.js';
 import { HOUR_MS, T0_MS, tempDataDir, writeDem, writeMainNwp, TEST_KEY, installTestKey, testAccess } from '../tile-fixture.js';
 
 const REQUESTS = 3000;
 const SEED = 20261125;
-
-/** mulberry32: a small seeded PRNG (reproducible draws). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NUMBERS = ['', ' ', '43', '43.1', '-0', '1e2', '1e400', 'NaN', 'Infinity', '-Infinity', '0x2A', '4,3', '43.', '.5', '+43', '43abc', '١٢', '９', '%00', '43%20', '999999999999999999999', '-1e-320', '42.0000000000000000001', 'null', '[]', '{}'];
 const TIMES = ['', '2024-06-21T10:30', '2024-06-21T10:30Z', '2024-06-21T10:30:00+02:00', '2024-13-01T00:00', '2024-02-30T00:00', '1919-12-31T23:59', '9999-12-31T23:59', 'yesterday', '2024-06-21', '2024-06-21T25:00', '0', '-1', 'T', '2024-06-21T10:30:00.123456789Z'];
@@ -50,7 +39,7 @@ describe('fuzz: bad input never yields a 5xx or an unshaped error', () => {
   });
 
   it(`${REQUESTS} requests (seed ${SEED})`, async () => {
-    const r = rng(SEED);
+    const r = mulberry32(SEED);
     const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
     const statuses = new Map<number, number>();
     for (let n = 0; n < REQUESTS; n++) {

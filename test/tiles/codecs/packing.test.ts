@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { choosePacking, packInt16, INT16_FILL, finiteRange } from '../../../tiles/codecs/packing.js';
 import { chooseChunkShape } from '../../../tiles/write/chunking.js';
-import { prng } from '../fields.js';
+import { mulberry32 } from '../../../bench/prng.js';
 
 describe('choosePacking', () => {
   it('packs temperature (−40..50 °C at 0.01) as int16 centred on the range', () => {
@@ -26,7 +26,7 @@ describe('choosePacking', () => {
   });
 
   it('keeps every value within half the precision, NaN as the fill value', () => {
-    const rnd = prng(7);
+    const rnd = mulberry32(7);
     const values = Float32Array.from({ length: 5000 }, () => -30 + rnd() * 75);
     values[10] = NaN;
     const p = choosePacking([values], 0.01);
@@ -70,7 +70,7 @@ describe('byte shuffle', () => {
     const i4 = Uint8Array.of(1, 2, 254, 0, 1, 255, 0, 0, 255, 0, 0, 255);
     expect(Array.from(new Int32Array(unshuffle(i4, 4).buffer))).toEqual([1, 258, -2]);
     expect(Array.from(new Int16Array(unshuffle(Uint8Array.of(254, 44, 255, 1), 2).buffer))).toEqual([-2, 300]);
-    const rnd = prng(3);
+    const rnd = mulberry32(3);
     const bytes = Uint8Array.from({ length: 4 * 999 }, () => Math.floor(rnd() * 256));
     for (const size of [2, 4]) expect(Array.from(unshuffle(shuffle(bytes, size), size))).toEqual(Array.from(bytes));
   });

@@ -10,8 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { writeProductVersion } from '../../../tiles/write/writer.js';
 import { TileStore } from '../../../tiles/read/reader.js';
 import { interleave } from '../../../tiles/read/block.js';
-import { REGULAR, T0, HOUR, hourlyTimes, analytic, input, prng, constantInput } from '../fields.js';
+import { REGULAR, T0, HOUR, hourlyTimes, analytic, input, constantInput } from '../fields.js';
 import { tempRoot } from '../temp-root.js';
+import { mulberry32 } from '../../../bench/prng.js';
 
 // One linear field per block kind, plus extra int16 variables so blocks hold several members.
 const FIELDS = {
@@ -68,7 +69,7 @@ describe('a store with every block kind', () => {
     ['a cache far smaller than the points visited (constant eviction)', 60_000],
   ])('reproduces every field at random points and times with %s', async (_what, cacheBytes) => {
     const store = new TileStore(root, { cacheBytes });
-    const rnd = prng(7);
+    const rnd = mulberry32(7);
     const xMax = grid.x0 + (grid.nx - 1) * grid.dx;
     const yMax = grid.y0 + (grid.ny - 1) * grid.dy;
     for (let k = 0; k < 400; k++) {

@@ -18,6 +18,7 @@ import { meteohubRun, type IconValues } from '../../support/emulators/icon-conte
 import { METEOHUB_DATASET, METEOHUB_DIRECTORY, startMeteohubEmulator, type MeteohubEmulator, type MeteohubRun } from '../../support/emulators/meteohub.js';
 import { orographyHeights } from '../../support/icon-grib.js';
 import { ICON2I } from '../../support/italy-live/content.js';
+import { waitForListening } from '../../support/listening.js';
 import { startS3Server, type S3TestServer } from '../../support/s3-server.js';
 import { spawnWorker, type WorkerProcess } from '../../jobs/support/worker-process.js';
 import { tempRoot, uniquePrefix } from '../../jobs/support/harness.js';
@@ -55,26 +56,10 @@ export async function startReplica(name: string, env: Record<string, string>): P
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  const url = await new Promise<string>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`replica ${name} did not listen within 60 s:\n${out}`)), 60_000);
-    const onData = (b: Buffer) => {
-      out = (out + b.toString()).slice(-20_000); // the request log of a long run: its end is enough for a failure message
-      const m = /listening (?:at|on) (http:\/\/[\d.]+:\d+)/i.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        ok(m[1]!);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`replica ${name} exited with ${code}:\n${out}`));
-    });
-  });
+  // The request log of a long run: its end is enough for a failure message.
+  const { url, output } = await waitForListening(child, `replica ${name}`, { timeoutMs: 60_000, keepChars: 20_000 });
   return {
-    name, url, child, output: () => out,
+    name, url, child, output,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

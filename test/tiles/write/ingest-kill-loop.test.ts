@@ -13,6 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { mulberry32 } from '../../../bench/prng.js';
 import { MAX_RETIRED, MIN_RETIRED_MS } from '../../../tiles/ops/gc.js';
 import { retiredMarker, TEMP_PREFIX } from '../../../tiles/layout.js';
 import { readManifestSync } from '../../../tiles/manifest-file.js';
@@ -28,18 +29,6 @@ const LAT = 45;
 const LON = 9;
 // Noon of 6 Nov 2023, inside the day of record 5 (a daily record is the mean over the day it is labelled with).
 const TIME = Date.UTC(2023, 10, 6, 12);
-
-/** Small seeded generator (mulberry32) so a failure can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function reference(): number {
   const py = `import netCDF4; d = netCDF4.Dataset(${JSON.stringify(FILE)}); print(float(d['t2m'][5, 15, 9]))`;
@@ -101,7 +90,7 @@ describeShared('ingest killed with SIGKILL, repeatedly', () => {
     expect(first.code).toBe(0);
     await assertLiveComplete(data, expected);
 
-    const random = seeded(20261125);
+    const random = mulberry32(20261125);
     const stages: Record<string, number> = {};
     const productDir = join(data, 'tiles', 'nwp');
     const temps = () => readdirSync(productDir).filter((n) => n.startsWith(TEMP_PREFIX));
