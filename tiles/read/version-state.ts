@@ -55,7 +55,7 @@ export interface VersionState {
   idBase: number;
   /**
    * Front table of the cache for this version: slot id − idBase holds the
-   * block while the cache holds it (tiles/read/reader.ts fills it on a cache hit
+   * block while the cache holds it (./neighbour-blocks.ts fills it on a cache hit
    * and clears it when the cache evicts), so a warm lookup indexes an array
    * instead of updating the LRU.
    */
