@@ -56,8 +56,6 @@ const BY_VARIABLE: Readonly<Record<string, Bounds>> = {
   elevation: [-500, 9000],
   // Significant wave height: 19 m measured (North Atlantic buoy, 4 Feb 2013).
   wave_height: [0, 30],
-  // Reference evapotranspiration: daily totals stay under 20 mm (FAO-56, Allen et al. 1998).
-  et0: [0, 50],
   // Net longwave is negative by day and night (the surface loses heat).
   net_longwave_radiation: [-500, 200],
   // Dimensionless ('1') quantities.
@@ -66,12 +64,8 @@ const BY_VARIABLE: Readonly<Record<string, Bounds>> = {
   temperature_gradient_r2: [0, 1],
   // SARAH CAL: Heliosat's range, slightly below 0 and above 1 (CM SAF PUM SARAH-3).
   effective_cloud_albedo: [-0.5, 1.5],
-  // 43.3 measured on Licancabur (Cabrol et al. 2014, Front. Environ. Sci.).
   // k = GHI / clear-sky GHI: above 1 under cloud enhancement and low sun; the uv-nrt table's own range.
   clear_sky_index: [0, 3],
-  uv_index: [0, 45],
-  uv_index_clear_sky: [0, 45],
-  frost_risk: [0, 3],
 };
 
 /** Soil temperatures share the ground's bounds. */

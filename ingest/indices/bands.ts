@@ -50,15 +50,7 @@ export function bandJob(
     v.values.forEach((arr, k) => band.set(arr.subarray(range.from, range.to), k * m));
     series[name] = band;
   }
-  const elev = variables.elevation;
-  return {
-    cells: m,
-    steps,
-    coords: cellCoords(grid, range.from, range.to),
-    series,
-    ...(elev ? { elevation: elev.values[0]!.slice(range.from, range.to) } : {}),
-    outputs,
-  };
+  return { cells: m, steps, coords: cellCoords(grid, range.from, range.to), series, outputs };
 }
 
 /** Write a band's results into the per-step grid arrays. */
@@ -75,6 +67,5 @@ export function scatterBand(range: BandRange, steps: number, result: BandResult,
 export function transferables(job: BandJob): ArrayBuffer[] {
   const arrays: ArrayBufferView[] = [job.coords.latDeg, job.coords.lonDeg, job.coords.sinLat, job.coords.cosLat];
   for (const a of Object.values(job.series)) if (a) arrays.push(a);
-  if (job.elevation) arrays.push(job.elevation);
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }

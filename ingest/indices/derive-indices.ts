@@ -1,16 +1,15 @@
 /**
- * Grid-level precomputation of the derived indices: from the canonical variables of one nwp product version
- * to new canonical variables (catalogue.ts), cell by cell on the product's
- * own grid with the science/ library, so that the point reader only
- * interpolates. An index is produced only when all its inputs are present; a
- * file with only temperature yields none.
+ * Grid-level precomputation of the stored indices (catalogue.ts: the mean
+ * radiant temperature): from the canonical variables of one product version
+ * to new canonical variables, cell by cell on the product's own grid with
+ * the science/ library, so that the point reader only interpolates. An index
+ * is produced only when all its inputs are present; a file with only
+ * temperature yields none.
  *
- * Speed (docs/science.md "Precomputed tile variables"): the work is split into bands of rows
- * run on worker threads (./pool.ts), one per core up to 4; each band walks
- * time in order so the WBGT solvers start from the previous step
- * (./wbgt-cell.ts); per-instant solar geometry (./sun.ts), the FAO-56 period
- * terms (./et0-cell.ts) and Hardy's vapour pressure (./vapour-table.ts) are
- * taken out of the cell loop.
+ * Speed (docs/science.md "Precomputed tile variables"): the work is split
+ * into bands of rows run on worker threads (./pool.ts), one per core up to
+ * 4; the solar geometry per instant (./sun.ts) is taken out of the cell loop.
+ * A band carries only the inputs the kernel reads (./kernel.ts SERIES_INPUTS).
  */
 import type { GridDef } from '../../geo/grid.js';
 import type { VariableInput } from '../../tiles/types.js';
@@ -20,7 +19,7 @@ import { computeBand } from './kernel.js';
 import { runBands, defaultWorkerCount } from './pool.js';
 import { stepTimings } from './timeline.js';
 
-export { INDEX_VARIABLES, FROST_RISK_CODES, computableIndices, type IndexName, type IndexSpec } from './catalogue.js';
+export { INDEX_VARIABLES, computableIndices, type IndexName, type IndexSpec } from './catalogue.js';
 
 export interface DeriveIndicesInput {
   grid: GridDef;

@@ -1,11 +1,9 @@
 /**
  * The time axis as the indices see it. Radiation in the nwp store is the
  * mean over the step ending at the valid time (products/spec.ts, aggregation
- * 'mean'), so the indices that combine radiation with the Sun's position
- * (mean radiant temperature, UTCI, WBGT, the UV cloud factor) take the Sun at
- * the middle of that step, as Liljegren's wbgt.c does for averaged input
- * (its `avg` argument); the clear-sky UV index is instantaneous and takes the
- * Sun at the valid time.
+ * 'mean'), so the mean radiant temperature, which combines radiation with
+ * the Sun's position, takes the Sun at the middle of that step, as
+ * Liljegren's wbgt.c does for averaged input (its `avg` argument).
  */
 import { sunInstant, type SunInstant } from './sun.js';
 
@@ -15,10 +13,8 @@ const HOUR_MS = 3_600_000;
 export interface StepTiming {
   /** Valid time, ms since the epoch. */
   validMs: number;
-  /** Length of the step ending at the valid time, hours (the radiation window; FAO-56 ET0 period). */
+  /** Length of the step ending at the valid time, hours (the radiation window). */
   periodHours: number;
-  /** The Sun at the valid time. */
-  atValid: SunInstant;
   /** The Sun at the middle of the window, validMs − periodHours/2. */
   atMid: SunInstant;
 }
@@ -47,7 +43,6 @@ export function stepTimings(times: readonly Date[]): StepTiming[] {
     return {
       validMs,
       periodHours,
-      atValid: sunInstant(new Date(validMs)),
       atMid: sunInstant(new Date(windowMidMs(validMs, periodHours))),
     };
   });

@@ -139,9 +139,9 @@ describe('through the real ingest path', () => {
       expect(m.source.note).toMatch(/SAMPLE DATA/);
     }
     expect(result.reports.nwp!.variables).toEqual([
-      'cloud_cover', 'dew_point_2m', 'direct_radiation', 'elevation', 'et0', 'frost_risk', 'longwave_radiation', 'mean_radiant_temperature',
+      'cloud_cover', 'dew_point_2m', 'direct_radiation', 'elevation', 'longwave_radiation', 'mean_radiant_temperature',
       'precipitation', 'pressure_msl', 'relative_humidity_2m', 'shortwave_radiation', 'snowfall_fraction', 'surface_pressure',
-      'temperature_2m', 'total_ozone', 'utci', 'uv_index', 'uv_index_clear_sky', 'wbgt_shade', 'wbgt_sun', 'weather_code',
+      'temperature_2m', 'total_ozone', 'weather_code',
       'wind_gust_10m', 'wind_u_10m', 'wind_v_10m',
     ]);
     expect(result.reports.nwp!.skipped).toEqual([]);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { GridDef } from '../../../geo/grid.js';
-import { meanRadiantTemperature, pressureAtElevation, solarGeometry, solarParameters, utci, wbgt } from '../../../science/index.js';
+import { meanRadiantTemperature, solarGeometry, solarParameters } from '../../../science/index.js';
 import { deriveIndices, INDEX_VARIABLES } from '../../../ingest/indices/derive-indices.js';
 import { cellLatLon } from '../../../geo/grid.js';
-import { elevationAt, expectedAt, GRID, inputsAt, periodHours, TIMES, variables } from './fixtures.js';
+import { expectedAt, GRID, inputsAt, periodHours, TIMES, variables } from './fixtures.js';
 
 const CELLS = GRID.nx * GRID.ny;
 const ALL = Object.keys(INDEX_VARIABLES);
@@ -30,7 +30,12 @@ function compare(out: Awaited<ReturnType<typeof deriveIndices>>, grid: GridDef =
 }
 
 describe('deriveIndices on a small grid', () => {
-  it('gives every index, each cell equal to the library called for that cell within half the packing precision', async () => {
+  it('stores the mean radiant temperature only: what the API reads (api/fields/developer/comfort.ts)', () => {
+    // UTCI, WBGT, UV, frost and ET0 are computed at the point from the stored inputs.
+    expect(ALL).toEqual(['mean_radiant_temperature']);
+  });
+
+  it('gives every stored index, each cell equal to the library called for that cell within half the packing precision', async () => {
     const out = await deriveIndices({ grid: GRID, times: TIMES, variables: variables() }, { workers: 0 });
     expect(Object.keys(out).sort()).toEqual([...ALL].sort());
     const worst = compare(out);
@@ -40,13 +45,11 @@ describe('deriveIndices on a small grid', () => {
       expect(out[name]!.units).toBe(spec.units);
       expect(out[name]!.values).toHaveLength(TIMES.length);
     }
-    // The fixture covers day and night, and a gale where UTCI is undefined.
-    const utci = out.utci!.values.flatMap((a) => [...a]);
-    expect(utci.some(Number.isNaN)).toBe(true);
-    expect(out.uv_index_clear_sky!.values[0]!.every((v) => v === 0)).toBe(true);
-    expect(Math.max(...out.uv_index!.values[5]!)).toBeGreaterThan(5);
-    const shade = out.wbgt_shade!.values[5]!;
-    expect(out.wbgt_sun!.values[5]!.some((v, i) => v > shade[i]! + 2)).toBe(true);
+    // The fixture covers night (Tmrt near the air temperature) and a summer noon (Tmrt well above it).
+    const mrt = out.mean_radiant_temperature!.values;
+    const t = variables().temperature_2m!.values;
+    expect(mrt[5]!.some((v, i) => v > t[5]![i]! + 15)).toBe(true);
+    expect(mrt[0]!.every((v, i) => Math.abs(v - t[0]![i]!) < 25)).toBe(true);
   });
 
   it('gives the same arrays on worker threads as in the calling thread', async () => {
@@ -77,23 +80,16 @@ describe('deriveIndices with inputs missing', () => {
   const run = (keep: Parameters<typeof variables>[0], withElevation = true) =>
     deriveIndices({ grid: GRID, times: TIMES, variables: variables(keep, withElevation) }, { workers: 0 });
 
-  it('yields nothing from temperature alone', async () => {
+  it('yields nothing without temperature, shortwave and longwave radiation together', async () => {
     expect(await run(['t'])).toEqual({});
-    expect(await run(['t'], false)).toEqual({});
-  });
-
-  it('computes each index only from what it needs', async () => {
-    expect(Object.keys(await run(['t', 'u', 'v', 'cloud'], false))).toEqual(['frost_risk']);
-    expect(Object.keys(await run(['ozone'], false))).toEqual(['uv_index_clear_sky']);
-    expect(Object.keys(await run(['ozone', 'cloud'], false)).sort()).toEqual(['uv_index', 'uv_index_clear_sky']);
-    // No longwave: no Tmrt, hence no UTCI; no pressure at all: no WBGT; no elevation: no ET0.
-    const noLw = Object.keys(await run(['t', 'rh', 'td', 'u', 'v', 'sw', 'direct', 'cloud'], false));
-    expect(noLw.sort()).toEqual(['frost_risk']);
+    expect(await run(['t', 'rh', 'td', 'u', 'v', 'sp', 'msl', 'sw', 'direct', 'cloud', 'ozone'])).toEqual({});
+    expect(await run(['sw', 'lw', 'direct'])).toEqual({});
+    expect(Object.keys(await run(['t', 'sw', 'lw'], false))).toEqual(['mean_radiant_temperature']);
   });
 
   it('estimates the direct beam with Liljegren eq. 13 when the product has none', async () => {
     const out = await run(['t', 'rh', 'u', 'v', 'sw', 'lw']);
-    expect(Object.keys(out).sort()).toEqual(['et0', 'mean_radiant_temperature', 'utci']);
+    expect(Object.keys(out).sort()).toEqual(['mean_radiant_temperature']);
     for (let k = 0; k < TIMES.length; k++) {
       for (let c = 0; c < CELLS; c += 3) {
         const x = inputsAt(k, c);
@@ -107,40 +103,16 @@ describe('deriveIndices with inputs missing', () => {
     }
   });
 
-  it('reduces mean-sea-level pressure to the orography for WBGT when there is no surface pressure', async () => {
-    const out = await run(['t', 'rh', 'u', 'v', 'msl', 'sw']);
-    expect(Object.keys(out).sort()).toEqual(['et0', 'wbgt_shade', 'wbgt_sun']);
-    const k = 5;
-    for (let c = 0; c < CELLS; c += 4) {
-      const x = inputsAt(k, c);
-      const z = elevationAt(c);
-      const { lat, lon } = cellLatLon(GRID, c % GRID.nx, Math.floor(c / GRID.nx));
-      const p = pressureAtElevation(x.msl, 0, z, x.t + 0.0065 * z);
-      const w = wbgt({ time: new Date(TIMES[k]!.getTime() - 1_800_000), lat, lon, temperature: x.t, relativeHumidity: x.rh, pressure: p, windSpeed: Math.hypot(x.u, x.v), windHeight: 10, shortwaveRadiation: x.sw });
-      expect(Math.abs(out.wbgt_sun!.values[k]![c]! - w.sun)).toBeLessThan(0.005);
-      expect(Math.abs(out.wbgt_shade!.values[k]![c]! - w.shade)).toBeLessThan(0.005);
-    }
-  });
-
   it('keeps NaN where an input is missing in a cell', async () => {
     const vars = variables();
     vars.temperature_2m!.values[2]![4] = NaN;
+    vars.longwave_radiation!.values[3]![6] = NaN;
     const out = await deriveIndices({ grid: GRID, times: TIMES, variables: vars }, { workers: 0 });
-    for (const name of ALL.filter((n) => !n.startsWith('uv_'))) expect(out[name]!.values[2]![4], name).toBeNaN();
-    expect(out.uv_index!.values[2]![4]).not.toBeNaN();
-  });
-
-  it('takes a relative humidity a little above 100 % as saturation for UTCI', async () => {
-    const vars = variables();
-    const k = 4;
-    const c = 10;
-    vars.relative_humidity_2m!.values[k]![c] = 100.4;
-    const out = await deriveIndices({ grid: GRID, times: TIMES, variables: vars }, { workers: 0 });
-    const x = inputsAt(k, c);
-    const mrt = out.mean_radiant_temperature!.values[k]![c]!;
-    const want = utci({ temperature: x.t, meanRadiantTemperature: mrt, windSpeed10m: Math.hypot(x.u, x.v), relativeHumidity: 100 });
-    expect(Number.isFinite(want)).toBe(true);
-    expect(Math.abs(out.utci!.values[k]![c]! - want)).toBeLessThan(0.005);
+    for (const name of ALL) {
+      expect(out[name]!.values[2]![4], name).toBeNaN();
+      expect(out[name]!.values[3]![6], name).toBeNaN();
+      expect(out[name]!.values[2]![5], name).not.toBeNaN();
+    }
   });
 
   it('stops when aborted', async () => {

@@ -1,23 +1,12 @@
 /**
  * A small nwp stack with known, varied inputs for the index precomputation,
- * and the expected value of every index computed by calling the science/
- * library directly for each cell (its lat/lon from geo/grid.ts, the Sun at the
- * middle of the radiation step): an oracle independent of the grid kernel's
- * shortcuts (per-instant solar geometry, warm starts, the ET0 split).
+ * and the expected value of every stored index computed by calling the
+ * science/ library directly for each cell (its lat/lon from geo/grid.ts, the
+ * Sun at the middle of the radiation step from the full solar position): an
+ * oracle independent of the grid kernel's per-instant solar geometry.
  */
 import { cellLatLon, type GridDef } from '../../../geo/grid.js';
-import {
-  cloudModificationFromShortwave,
-  et0Hourly,
-  frostRisk,
-  meanRadiantTemperature,
-  solarPosition,
-  utci,
-  uvIndex,
-  uvIndexClearSky,
-  wbgt,
-} from '../../../science/index.js';
-import { FROST_RISK_CODES } from '../../../ingest/indices/catalogue.js';
+import { meanRadiantTemperature, solarPosition } from '../../../science/index.js';
 import type { VariableInput } from '../../../tiles/types.js';
 
 /** 7 × 5 cells over central Italy, 0.5°. */
@@ -124,39 +113,13 @@ export function periodHours(k: number, times: Date[] = TIMES): number {
   return (k > 0 ? ms[k]! - ms[k - 1]! : ms[1]! - ms[0]!) / HOUR;
 }
 
-/** Every index for cell c at step k, from the library called directly. */
+/** Every stored index for cell c at step k, from the library called directly. */
 export function expectedAt(k: number, c: number, grid: GridDef = GRID, times: Date[] = TIMES): Record<string, number> {
   const x = inputsAt(k, c, grid, times);
   const { lat, lon } = cellLatLon(grid, c % grid.nx, Math.floor(c / grid.nx));
-  const hours = periodHours(k, times);
-  const valid = times[k]!;
-  const mid = new Date(valid.getTime() - (hours * HOUR) / 2);
+  const mid = new Date(times[k]!.getTime() - (periodHours(k, times) * HOUR) / 2);
   const cosMid = Math.cos((solarPosition(mid, lat, lon).zenith * Math.PI) / 180);
-  const wind = Math.hypot(x.u, x.v);
-  const mrt = meanRadiantTemperature({ temperature: x.t, shortwaveRadiation: x.sw, directRadiation: x.direct, longwaveRadiation: x.lw, cosZenith: cosMid });
-  const w = wbgt({ time: mid, lat, lon, temperature: x.t, relativeHumidity: x.rh, pressure: x.sp, windSpeed: wind, windHeight: 10, shortwaveRadiation: x.sw });
-  const clear = uvIndexClearSky({ time: valid, lat, lon, totalOzone: x.ozone });
-  const risk = frostRisk({ temperatureC: x.t, cloudCoverPct: x.cloud, windSpeed10m: wind }).risk;
   return {
-    mean_radiant_temperature: mrt,
-    utci: utci({ temperature: x.t, meanRadiantTemperature: mrt, windSpeed10m: wind, relativeHumidity: x.rh }),
-    wbgt_sun: w.sun,
-    wbgt_shade: w.shade,
-    uv_index_clear_sky: clear,
-    uv_index: uvIndex(clear, cloudModificationFromShortwave(x.sw, cosMid)),
-    frost_risk: risk === null ? NaN : FROST_RISK_CODES.indexOf(risk),
-    et0: et0Hourly({
-      periodStart: new Date(valid.getTime() - hours * HOUR),
-      periodHours: hours,
-      lat,
-      lon,
-      elevationM: elevationAt(c),
-      temperatureC: x.t,
-      dewPointC: x.td,
-      shortwaveRadiation: x.sw,
-      windSpeed: wind,
-      windHeightM: 10,
-      pressureKpa: x.sp / 10,
-    }),
+    mean_radiant_temperature: meanRadiantTemperature({ temperature: x.t, shortwaveRadiation: x.sw, directRadiation: x.direct, longwaveRadiation: x.lw, cosZenith: cosMid }),
   };
 }

@@ -61,13 +61,14 @@ describeShared('ICON-2I per-variable files into nwp', () => {
   }, 180_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('maps every ICON-2I variable, the unnamed ASWDIR_S/ASWDIFD_S by their GRIB2 code, and derives the Developer indices', () => {
+  it('maps every ICON-2I variable, the unnamed ASWDIR_S/ASWDIFD_S by their GRIB2 code, and derives the stored index', () => {
     const skipped = report.skipped.filter((s) => !s.reason.includes('zero-length'));
     expect(skipped, JSON.stringify(skipped)).toEqual([]);
     for (const v of ['temperature_2m', 'dew_point_2m', 'relative_humidity_2m', 'wind_u_10m', 'wind_v_10m', 'wind_gust_10m', 'precipitation', 'cloud_cover', 'pressure_msl', 'surface_pressure', 'direct_radiation', 'shortwave_radiation', 'longwave_radiation', 'weather_code', 'elevation']) {
       expect(report.variables, v).toContain(v);
     }
-    for (const index of ['utci', 'wbgt_sun', 'et0']) expect(report.variables, index).toContain(index);
+    expect(report.variables).toContain('mean_radiant_temperature');
+    for (const index of ['utci', 'wbgt_sun', 'et0']) expect(report.variables, index).not.toContain(index);
     expect(report.times).toBe(STEPS.length);
     expect(report.from).toBe(RUN.toISOString());
   });
