@@ -71,7 +71,9 @@ export function meanRadiantTemperature(input: MrtInput): number {
   const albedo = input.albedo ?? 0.2;
   const epsS = input.surfaceEmissivity ?? 0.97;
   const tsK = (input.surfaceTemperature ?? temperature) + 273.15;
-  if (![temperature, sw, direct, lwDown, cosZenith, tsK].every(Number.isFinite)) return NaN;
+  // Spelled out rather than [..].every(): this runs once per cell-hour at ingest (an array per call was most of its cost).
+  const finite = Number.isFinite;
+  if (!(finite(temperature) && finite(sw) && finite(direct) && finite(lwDown) && finite(cosZenith) && finite(tsK))) return NaN;
 
   let dni = 0;
   if (cosZenith >= MIN_COS_ZENITH_FOR_BEAM) dni = direct / cosZenith;

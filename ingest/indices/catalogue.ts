@@ -1,6 +1,5 @@
 /**
- * The derived grid variables the ingest precomputes (docs/architecture.md:
- * "Derived indices stored per product"): one entry per stored variable with
+ * The derived grid variables the ingest precomputes: one entry per stored variable with
  * its unit, packing precision, CF metadata, the canonical inputs it needs and
  * the method (docs/science.md "Precomputed tile variables"). `deriveIndices`
  * computes one only when every input it needs is present.

@@ -140,7 +140,7 @@ function metaOf(spec: Product['variables'][string]): Omit<VariableInput, 'values
 
 /**
  * Publish every year of `input`: merge, derive what the merge makes derivable
- * (dew point once temperature and humidity meet, the precomputed indices),
+ * (dew point once temperature and humidity meet, the precomputed index),
  * write. One lock per year.
  */
 export async function publishYears(
@@ -165,8 +165,8 @@ export async function publishYears(
       const note = await mergeWithPublished(root, product, year);
       if (note) notes.push(note);
       notes.push(...completeMerged(product, year));
-      // The Developer indices (UTCI, WBGT, UV, frost, ET0) precomputed on the merged year, as for the forecast:
-      // the API reads them from the same store as the base fields. Only those whose inputs the year holds.
+      // The stored index (Tmrt) on the merged year, as for the forecast: the API reads it from the same store
+      // as the base fields. Only when the year holds its inputs.
       const indices = await deriveIndices({ grid: year.grid, times: year.times, variables: year.variables }, { ...(opts.signal ? { signal: opts.signal } : {}), onNote: (m) => notes.push(m) });
       Object.assign(year.variables, indices);
       if (Object.keys(indices).length) notes.push(`${year.meta!.period}: indices ${Object.keys(indices).sort().join(', ')}`);
