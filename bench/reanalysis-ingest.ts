@@ -3,7 +3,9 @@
  * peak resident set (./peak-rss.ts: VmHWM, from this process's exec) is the
  * ingest's alone: `node dist/bench/reanalysis-ingest.js <root> <file>…`
  * runs `meteopunto ingest reanalysis` of the files (runIngest, source ERA5)
- * and prints one JSON line: seconds, peak RSS bytes, steps, variables.
+ * and prints one JSON line: seconds, CPU seconds (every thread, user and
+ * system), peak RSS bytes, steps, variables. On a shared machine the CPU
+ * seconds move far less than the wall time.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,6 +14,7 @@ import { peakRssBytes } from './peak-rss.js';
 
 export interface IngestFigures {
   seconds: number;
+  cpuSeconds: number;
   peakRssBytes: number;
   times: number;
   variables: number;
@@ -36,7 +39,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const [root, ...files] = process.argv.slice(2);
   const t = performance.now();
   const r = await runIngest({ root: root!, product: 'reanalysis', files, source: { model: 'ERA5' } });
-  const figures: IngestFigures = { seconds: (performance.now() - t) / 1000, peakRssBytes: peakRssBytes(), times: r.times, variables: r.variables.length };
+  const cpu = process.cpuUsage();
+  const figures: IngestFigures = {
+    seconds: (performance.now() - t) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, peakRssBytes: peakRssBytes(), times: r.times, variables: r.variables.length,
+  };
   console.log(JSON.stringify(figures));
   // The index threads of the ingest stay idle for a while: leave at once.
   process.exit(0);
