@@ -9,9 +9,18 @@
  * request, in order and atomically: the batch changes how many requests
  * share a round trip, not what is decided.
  *
+ * While a call is out, the decisions asked meanwhile wait for its answer
+ * and then leave together (or after {@link HOLD_MS}, whichever comes first):
+ * under load a call then carries the requests of every batch read during
+ * the previous round trip, so Redis and the server each pay one socket
+ * write and one wake-up for more requests (measured in
+ * docs/benchmarks-journal.md, "The quota call, fewer and lighter"). Alone, a request finds
+ * no call out and leaves in the next pass as before.
+ *
  * A call that fails (Redis down, a command timeout) fails each request of
  * it; each then takes the outage path of ./quota.ts on its own. The hang
- * breaker (./redis-connection.ts) counts one timeout per call.
+ * breaker (./redis-connection.ts) counts one timeout per call; a hung Redis
+ * holds the next call back by {@link HOLD_MS} at most.
  */
 import type { Redis } from 'ioredis';
 import { consumeMany, defineQuotaScript, type BothWindows, type WindowsRequest } from './quota-script.js';
@@ -22,6 +31,9 @@ import { consumeMany, defineQuotaScript, type BothWindows, type WindowsRequest }
  * Lua's unpack of the arguments within its limits.
  */
 export const MAX_BATCH = 256;
+
+/** Longest a batch waits for the call before it (ms): a slow or hung Redis does not hold decisions back longer than this. */
+export const HOLD_MS = 2;
 
 /** What a batcher has sent: script calls, decisions in them, and the time from sending to the verdicts summed over the answered calls. */
 export interface BatchStats {
@@ -40,22 +52,27 @@ interface Pending {
 export class QuotaBatcher {
   private pending: Pending[] = [];
   private scheduled = false;
+  /** Calls sent and not yet answered. */
+  private out = 0;
+  /** A batch is waiting for the call out (flushed when it returns, or by the hold timer). */
+  private held: NodeJS.Timeout | null = null;
   /** For tests and the bench. */
   readonly sent: BatchStats = { calls: 0, decisions: 0, answered: 0, roundTripMs: 0 };
 
   constructor(
     private readonly redis: Redis,
     private readonly maxBatch = MAX_BATCH,
+    private readonly holdMs = HOLD_MS,
   ) {
     defineQuotaScript(redis);
   }
 
-  /** `request`'s decision, taken with those of every request that asks in the same pass of the event loop. */
+  /** `request`'s decision, taken with those of every request that asks in the same pass of the event loop (or while the call before is out). */
   decide(request: WindowsRequest): Promise<BothWindows> {
     return new Promise((resolve, reject) => {
       this.pending.push({ request, resolve, reject });
       if (this.pending.length >= this.maxBatch) this.flush();
-      else if (!this.scheduled) {
+      else if (!this.scheduled && this.held === null) {
         this.scheduled = true;
         setImmediate(this.flushScheduled);
       }
@@ -64,22 +81,44 @@ export class QuotaBatcher {
 
   private readonly flushScheduled = () => {
     this.scheduled = false;
+    if (this.pending.length === 0) return;
+    if (this.out === 0) this.flush();
+    else this.held ??= setTimeout(this.flushHeld, this.holdMs);
+  };
+
+  private readonly flushHeld = () => {
+    this.held = null;
     if (this.pending.length > 0) this.flush();
   };
 
   private flush(): void {
+    if (this.held !== null) {
+      clearTimeout(this.held);
+      this.held = null;
+    }
     const batch = this.pending;
     this.pending = [];
     this.sent.calls++;
     this.sent.decisions += batch.length;
+    this.out++;
     const t0 = performance.now();
     consumeMany(this.redis, batch.map((p) => p.request)).then(
       (verdicts) => {
         this.sent.answered++;
         this.sent.roundTripMs += performance.now() - t0;
+        this.settled();
         batch.forEach((p, i) => p.resolve(verdicts[i]!));
       },
-      (err: unknown) => batch.forEach((p) => p.reject(err)),
+      (err: unknown) => {
+        this.settled();
+        batch.forEach((p) => p.reject(err));
+      },
     );
+  }
+
+  /** A call is answered: the batch held for it leaves now. */
+  private settled(): void {
+    this.out--;
+    if (this.held !== null && this.pending.length > 0) this.flush();
   }
 }

@@ -24,31 +24,68 @@ import type { Redis } from 'ioredis';
  * 1 = refused by the day (both increments given back; the minute count is
  * after the give-back), 2 = taken, 3 = refused by the flood guard (nothing
  * taken; the counts as they stand, and how long the block lasts).
+ *
+ * A key that comes back within one call (a client's requests read together)
+ * is read and set up once (created with its expiry, its time left read) and
+ * then counted in the script's own table; what the call added to each
+ * counter is written at the end with one INCRBY. Nothing else runs while a
+ * script runs, so the counters end, and each request is decided, exactly as
+ * with a command per step; the Redis work of a repeated key falls from seven
+ * commands per request to none (plus one INCRBY per counter per call). The
+ * only difference: a repeated key's minute time left is the one read at its
+ * first request of the call (the call lasts well under a millisecond).
  */
 const CONSUME_MANY_LUA = `
 local out = {}
+local mCount, mTtl, mAdded, dCount, dAdded, fCount = {}, {}, {}, {}, {}, {}
+local function counter(k, cache)
+  local c = cache[k]
+  if c == nil then c = tonumber(redis.call('get', k) or '0') end
+  return c
+end
 for i = 0, #KEYS / 3 - 1 do
   local km, kd, kf = KEYS[3 * i + 1], KEYS[3 * i + 2], KEYS[3 * i + 3]
   local a = 5 * i
   local minuteLimit, dayLimit, minuteS, dayS, floodLimit = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), ARGV[a + 3], ARGV[a + 4], tonumber(ARGV[a + 5])
   local n = #out
-  if floodLimit > 0 and tonumber(redis.call('get', kf) or '0') >= floodLimit then
-    out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = 3, tonumber(redis.call('get', km) or '0'), redis.call('pttl', km), tonumber(redis.call('get', kd) or '0'), redis.call('pttl', kf)
+  local flooded = false
+  if floodLimit > 0 then
+    if fCount[kf] == nil then fCount[kf] = tonumber(redis.call('get', kf) or '0') end
+    flooded = fCount[kf] >= floodLimit
+  end
+  if flooded then
+    out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = 3, counter(km, mCount), mTtl[km] or redis.call('pttl', km), counter(kd, dCount), redis.call('pttl', kf)
   else
-    redis.call('set', km, 0, 'EX', minuteS, 'NX')
-    local m = redis.call('incr', km)
-    local mttl = redis.call('pttl', km)
-    if mttl == -1 then redis.call('expire', km, minuteS); mttl = 1000 * minuteS end
-    if m > minuteLimit then
-      redis.call('decr', km)
-      out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = 0, m, mttl, tonumber(redis.call('get', kd) or '0'), 0
+    local m, mttl
+    if mCount[km] == nil then
+      redis.call('set', km, 0, 'EX', minuteS, 'NX')
+      m = redis.call('incr', km)
+      mttl = redis.call('pttl', km)
+      if mttl == -1 then redis.call('expire', km, minuteS); mttl = 1000 * minuteS end
+      mTtl[km], mAdded[km] = mttl, 0
     else
-      redis.call('set', kd, 0, 'EX', dayS, 'NX')
-      local d = redis.call('incr', kd)
-      if redis.call('ttl', kd) == -1 then redis.call('expire', kd, dayS) end
+      m, mttl = mCount[km] + 1, mTtl[km]
+      mAdded[km] = mAdded[km] + 1
+    end
+    mCount[km] = m
+    if m > minuteLimit then
+      mCount[km], mAdded[km] = m - 1, mAdded[km] - 1
+      out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = 0, m, mttl, counter(kd, dCount), 0
+    else
+      local d
+      if dCount[kd] == nil then
+        redis.call('set', kd, 0, 'EX', dayS, 'NX')
+        d = redis.call('incr', kd)
+        if redis.call('ttl', kd) == -1 then redis.call('expire', kd, dayS) end
+        dAdded[kd] = 0
+      else
+        d = dCount[kd] + 1
+        dAdded[kd] = dAdded[kd] + 1
+      end
+      dCount[kd] = d
       if d > dayLimit then
-        redis.call('decr', kd)
-        redis.call('decr', km)
+        dCount[kd], dAdded[kd] = d - 1, dAdded[kd] - 1
+        mCount[km], mAdded[km] = m - 1, mAdded[km] - 1
         out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = 1, m - 1, mttl, d, 0
       else
         out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = 2, m, mttl, d, 0
@@ -56,6 +93,8 @@ for i = 0, #KEYS / 3 - 1 do
     end
   end
 end
+for k, added in pairs(mAdded) do if added ~= 0 then redis.call('incrby', k, added) end end
+for k, added in pairs(dAdded) do if added ~= 0 then redis.call('incrby', k, added) end end
 return out`;
 
 /** One request's decision, as the script asks for it. */
