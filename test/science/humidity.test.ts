@@ -51,6 +51,14 @@ describe('humidity (Magnus, Alduchov & Eskridge 1996)', () => {
     expect(frostPoint(15, 50)).toBeCloseTo(dewPoint(15, 50), 12);
   });
 
+  it("reads RH over ice only below 0 °C: at 0 °C and above, 'ice' is RH over water", () => {
+    // By hand: e = 6.1094 exp(17.625 T/(243.04 + T)) RH/100 (water); γ = ln(e/6.112); Tf = 272.62 γ/(22.46 − γ).
+    // 5 °C, 30 %: e = 2.614679 hPa, Tf = −9.931101 °C (over ice it would be e = 2.747774, Tf = −9.370363).
+    expect(frostPoint(5, 30, 'ice')).toBeCloseTo(-9.931101, 5);
+    // 0 °C, 50 %: e = 3.0547 hPa, Tf = −8.166419 °C (the ice curve's 6.112 hPa would give 3.056, −8.161559).
+    expect(frostPoint(0, 50, 'ice')).toBeCloseTo(-8.166419, 5);
+  });
+
   it('VPD is zero at saturation and never negative', () => {
     expect(vapourPressureDeficit(25, 25)).toBe(0);
     expect(vapourPressureDeficit(25, 30)).toBe(0);
