@@ -1,33 +1,18 @@
 /**
  * Reading one cache block from disk: the chunk files of its variables,
- * decoded (./chunk-file.ts) and interleaved (./block.ts). Runs on the event
- * loop or in a decode thread (./decode-pool.ts); the work is the same.
+ * decoded (./chunk-file.ts) and interleaved (./block.ts), or planar
+ * (./planar-block.ts). Runs on the event loop or in a decode thread
+ * (./decode-pool.ts); the work is the same.
  * A *bridge* block (a time bracket across two time chunks,
  * ./neighbour-blocks.ts) holds the last step of each member's chunk and the
  * first step of the next one.
  */
-import { interleave } from './block.js';
+import { interleave, type BlockRequest } from './block.js';
 import { decodeChunk, fetchChunk, readChunk, type ChunkData, type ChunkFile } from './chunk-file.js';
 import type { TileStorage } from '../storage/types.js';
+import { readPlanarBlock } from './planar-block.js';
 
-/** A block to load: the same spatial chunk of several variables of one kind. */
-export interface BlockRequest {
-  id: number;
-  int16: boolean;
-  /** The member variables' chunk files, in member order. */
-  files: ChunkFile[];
-  /** Time steps per block (1 for static variables, 2 for a bridge). */
-  steps: number;
-  /** Time steps per chunk file (default: `steps`). */
-  chunkSteps?: number;
-  /** A bridge: the members' chunk files of the next time chunk, whose first step follows the last of `files`. */
-  next?: ChunkFile[];
-  /** Cells per chunk plane (chunk rows × columns). */
-  plane: number;
-  /** The stored bytes of `files` (and of `next`), already fetched: a bucket's chunks are fetched on the main thread. */
-  data?: Uint8Array[];
-  nextData?: Uint8Array[];
-}
+export type { BlockRequest };
 
 /** A block decoder that fetches a bucket's chunks first, then decodes with `decode` (here or in a thread). */
 export function fetchingDecoder(decode: (req: BlockRequest) => Promise<ChunkData>, storage: TileStorage): (req: BlockRequest) => Promise<ChunkData> {
@@ -39,6 +24,7 @@ export function fetchingDecoder(decode: (req: BlockRequest) => Promise<ChunkData
 }
 
 export async function readBlock(req: BlockRequest): Promise<ChunkData> {
+  if (req.planar) return readPlanarBlock(req);
   const chunkSteps = req.chunkSteps ?? req.steps;
   const length = chunkSteps * req.plane;
   const read = (files: ChunkFile[], data: Uint8Array[] | undefined) =>

@@ -15,8 +15,39 @@
  * of a cell at both steps are contiguous: a few lines per neighbour for the
  * whole request, and the step three hours back (the trend) is a few dozen
  * bytes away.
+ *
+ * Except in stores chunked along time (a reanalysis year: `chunk.t` in the
+ * manifest): `time=` asks random hours of the year, so most lookups there
+ * are misses, and a miss's cost is the p99. Their blocks are *planar*, each
+ * member's chunk as stored ([member][time][cell], ./planar-block.ts), and
+ * each variable is a kind of its own, so a miss decodes only the variables
+ * asked for (a Free request leaves relative humidity out of 'base') and
+ * nothing is interleaved. A warm lookup there touches a few more cache lines
+ * (measured in docs/benchmarks-journal.md). A store of more variables than
+ * there can be kinds keeps the manifest's groups, planar too.
  */
-import type { ChunkData } from './chunk-file.js';
+import type { ChunkData, ChunkFile } from './chunk-file.js';
+
+/** A block to load: the same spatial chunk of several variables of one kind. */
+export interface BlockRequest {
+  id: number;
+  int16: boolean;
+  /** The member variables' chunk files, in member order. */
+  files: ChunkFile[];
+  /** Time steps per block (1 for static variables, 2 for a bridge). */
+  steps: number;
+  /** Time steps per chunk file (default: `steps`). */
+  chunkSteps?: number;
+  /** A bridge: the members' chunk files of the next time chunk, whose first step follows the last of `files`. */
+  next?: ChunkFile[];
+  /** Cells per chunk plane (chunk rows × columns). */
+  plane: number;
+  /** Planar layout (stores chunked along time) instead of interleaved. */
+  planar?: boolean;
+  /** The stored bytes of `files` (and of `next`), already fetched: a bucket's chunks are fetched on the main thread. */
+  data?: Uint8Array[];
+  nextData?: Uint8Array[];
+}
 
 /** One kind of block of a version: its group, element type and time dependence. */
 export interface BlockKind {

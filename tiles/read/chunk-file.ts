@@ -32,12 +32,20 @@ export async function fetchChunk(f: ChunkFile, storage?: TileStorage): Promise<U
   return bytes;
 }
 
+/**
+ * The decompressed bytes of `f` (still shuffled when its pipeline shuffles), which must be `bytes` long; a corrupt
+ * chunk throws naming it.
+ */
+export async function inflateChunk(f: ChunkFile, stored: Uint8Array, bytes: number): Promise<Uint8Array> {
+  const decompressed = f.zstd ? await zstdDecode(stored) : stored;
+  if (decompressed.byteLength !== bytes) throw new Error(`${f.file ?? f.key}: corrupt chunk (${decompressed.byteLength} bytes decoded, ${bytes} expected)`);
+  return decompressed;
+}
+
 /** Decode the stored bytes of `f`, which must hold exactly `length` values; a corrupt chunk throws naming it. */
 export async function decodeChunk(f: ChunkFile, stored: Uint8Array, int16: boolean, length: number): Promise<ChunkData> {
-  const decompressed = f.zstd ? await zstdDecode(stored) : stored;
+  const decompressed = await inflateChunk(f, stored, length * (int16 ? 2 : 4));
   const raw = f.shuffle ? unshuffle(decompressed, f.shuffle) : decompressed;
-  const bytes = length * (int16 ? 2 : 4);
-  if (raw.byteLength !== bytes) throw new Error(`${f.file ?? f.key}: corrupt chunk (${raw.byteLength} bytes decoded, ${bytes} expected)`);
   // Typed views need an aligned offset: copy when the buffer is shared (readFile's pool).
   const buf = raw.byteOffset === 0 ? raw.buffer : raw.slice().buffer;
   return int16 ? new Int16Array(buf, 0, length) : new Float32Array(buf, 0, length);

@@ -95,8 +95,9 @@ export function blockRequest(vs: VersionState, wk: number, c: number, id: number
   const members = vs.members[kind]!;
   const plane = vs.cy * vs.cx;
   const files = (key: string) => members.map((v) => ({ key: `${v.key}/${key}`, file: v.dir === null ? null : join(v.dir, key), zstd: v.zstd, shuffle: v.shuffle }));
-  if (isStatic) return { id, int16, files: files(`${ty}.${tx}`), steps: 1, plane };
+  const planar = vs.planar;
+  if (isStatic) return { id, int16, files: files(`${ty}.${tx}`), steps: 1, plane, planar };
   const tc = win >> 1;
-  if ((win & 1) === 0) return { id, int16, files: files(`${tc}.${ty}.${tx}`), steps: vs.ct, plane };
-  return { id, int16, files: files(`${tc}.${ty}.${tx}`), next: files(`${tc + 1}.${ty}.${tx}`), steps: 2, chunkSteps: vs.ct, plane };
+  if ((win & 1) === 0) return { id, int16, files: files(`${tc}.${ty}.${tx}`), steps: vs.ct, plane, planar };
+  return { id, int16, files: files(`${tc}.${ty}.${tx}`), next: files(`${tc + 1}.${ty}.${tx}`), steps: 2, chunkSteps: vs.ct, plane, planar };
 }

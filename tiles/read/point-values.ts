@@ -71,21 +71,34 @@ export class PointValues {
     return out;
   }
 
-  /** Raw values of variable `v` at the four neighbours (and both steps) into raw[at..at+8). */
+  /**
+   * Raw values of variable `v` at the four neighbours (and both steps) into raw[at..at+8). Element (cell, step t,
+   * member m) of a block: interleaved at (cell × nT + t) × members + m, planar at (m × nT + t) × plane + cell
+   * (./block.ts); a static block has one step.
+   */
   private gather(bl: (ChunkData | undefined)[], vs: VersionState, v: VarState | null, pt: PointMemo, k0: number, k1: number, w: number, at: number, nT: number): void {
     if (v === null) return;
     const off = pt.cellOff;
     const b = 4 * v.kind;
     const nm = vs.members[v.kind]!.length;
     const m = v.member;
-    if (v.int16) {
-      if (v.isStatic) gatherInt16(bl[b] as Int16Array, bl[b + 1] as Int16Array, bl[b + 2] as Int16Array, bl[b + 3] as Int16Array, off, nm, m, m, 0, this.raw, at);
-      else gatherInt16(bl[b] as Int16Array, bl[b + 1] as Int16Array, bl[b + 2] as Int16Array, bl[b + 3] as Int16Array, off, nT * nm, k0 * nm + m, k1 * nm + m, w, this.raw, at);
-    } else if (v.isStatic) {
-      gatherFloat32(bl[b] as Float32Array, bl[b + 1] as Float32Array, bl[b + 2] as Float32Array, bl[b + 3] as Float32Array, off, nm, m, m, 0, this.raw, at);
+    let stride: number;
+    let i0: number;
+    let i1: number;
+    if (vs.planar) {
+      const plane = vs.cy * vs.cx;
+      const first = v.isStatic ? m * plane : m * nT * plane;
+      stride = 1;
+      i0 = v.isStatic ? first : first + k0 * plane;
+      i1 = v.isStatic ? first : first + k1 * plane;
     } else {
-      gatherFloat32(bl[b] as Float32Array, bl[b + 1] as Float32Array, bl[b + 2] as Float32Array, bl[b + 3] as Float32Array, off, nT * nm, k0 * nm + m, k1 * nm + m, w, this.raw, at);
+      stride = v.isStatic ? nm : nT * nm;
+      i0 = v.isStatic ? m : k0 * nm + m;
+      i1 = v.isStatic ? m : k1 * nm + m;
     }
+    const wt = v.isStatic ? 0 : w;
+    if (v.int16) gatherInt16(bl[b] as Int16Array, bl[b + 1] as Int16Array, bl[b + 2] as Int16Array, bl[b + 3] as Int16Array, off, stride, i0, i1, wt, this.raw, at);
+    else gatherFloat32(bl[b] as Float32Array, bl[b + 1] as Float32Array, bl[b + 2] as Float32Array, bl[b + 3] as Float32Array, off, stride, i0, i1, wt, this.raw, at);
   }
 }
 

@@ -39,6 +39,8 @@ export interface VersionState {
    * time bracketed across their boundary (./neighbour-blocks.ts).
    */
   nWin: number;
+  /** Blocks in planar layout, one kind per variable where they fit (stores chunked along time: ./block.ts). */
+  planar: boolean;
   vars: Map<string, VarState>;
   kinds: BlockKind[];
   /** Per block kind, its variables in member order. */
@@ -132,6 +134,8 @@ export function versionState(key: string, storage: TileStorage, m: Manifest, idB
   if (!(Number.isInteger(ct) && ct >= 1)) throw new Error(`${dir}: chunk.t ${m.chunk.t} is not a positive integer`);
   const timeChunks = Math.max(1, Math.ceil(m.times.length / ct));
   const nWin = 2 * timeChunks - 1;
+  const planar = m.chunk.t !== undefined;
+  const perVariable = planar && Object.keys(m.variables).length <= MAX_BLOCK_KINDS;
   const pipeline = codecs(storage, versionKey, m);
   const vars = new Map<string, VarState>();
   const kinds: BlockKind[] = [];
@@ -139,7 +143,7 @@ export function versionState(key: string, storage: TileStorage, m: Manifest, idB
   Object.entries(m.variables).forEach(([name, v], index) => {
     const int16 = v.dtype === 'int16';
     const isStatic = v.static === true;
-    const kind = kindOf(kinds, v.block, int16, isStatic, dir);
+    const kind = kindOf(kinds, perVariable ? name : v.block, int16, isStatic, dir);
     members[kind] ??= [];
     const state: VarState = {
       name,
@@ -179,6 +183,7 @@ export function versionState(key: string, storage: TileStorage, m: Manifest, idB
     nChunks,
     ct,
     nWin,
+    planar,
     vars,
     kinds,
     members,

@@ -8,13 +8,17 @@
  * precision) at times inside a chunk, across a boundary (the bracketing
  * steps in two chunks), on a boundary and in the short last chunk; an
  * hourly amount across a boundary comes from the step that closes its hour;
- * whole-field reads match; a cold lookup decodes one time chunk, not the axis.
+ * whole-field reads match; a cold lookup decodes one time chunk of the
+ * variables asked, not the axis; its planar blocks hold zarr-python's raw
+ * int16 values bit for bit.
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { writeProductVersion } from '../../../tiles/write/writer.js';
 import { TileStore } from '../../../tiles/read/reader.js';
 import { openLiveVersion, readFieldSteps } from '../../../tiles/read/field-reader.js';
+import { readBlock } from '../../../tiles/read/block-read.js';
+import { blockRequest } from '../../../tiles/read/neighbour-blocks.js';
 import type { RegularLatLonGrid } from '../../../geo/grid.js';
 import { HOUR, analytic, hourlyTimes, input } from '../fields.js';
 import { tempRoot } from '../temp-root.js';
@@ -35,6 +39,15 @@ print(json.dumps({
   'ntime': int(ds.sizes['time']),
   'values': [float(ds['temperature_2m'].values[t, j, i]) for t, j, i in pts],
 }))
+`;
+
+// The packed int16 values as stored, without unpacking: zarr-python reads the array itself.
+const RAW_SCRIPT = `
+import json, sys
+import zarr
+a = zarr.open_group(sys.argv[1], mode='r')['temperature_2m']
+steps = json.loads(sys.argv[2])
+print(json.dumps([[int(a[t, j, i]) for t in steps] for j, i in json.loads(sys.argv[3])]))
 `;
 
 describe('a store chunked along time', () => {
@@ -92,11 +105,36 @@ describe('a store chunked along time', () => {
     });
   });
 
-  it('decodes one time chunk per block on a cold lookup, not the whole axis', async () => {
+  it('decodes one time chunk of the variables asked on a cold lookup, not the whole axis nor the others', async () => {
     const store = new TileStore(root);
     await store.sample('reanalysis', 41.13, 8.61, t0 + 600.5 * HOUR, ['temperature_2m']);
-    // One block: one tile (the point's four neighbours share it), 256 steps × 16 × 16 cells × the two int16
-    // members of its cache group (temperature and precipitation), 2 bytes each; the whole axis would be 1,100 steps.
-    expect(store.cacheStats()).toMatchObject({ chunks: 1, bytes: 256 * 16 * 16 * 2 * 2 });
+    // One block: one tile (the point's four neighbours share it), 256 steps × 16 × 16 cells of temperature alone
+    // (int16, 2 bytes): precipitation, in the same manifest group, is not decoded; the whole axis would be 1,100 steps.
+    expect(store.cacheStats()).toMatchObject({ chunks: 1, bytes: 256 * 16 * 16 * 2 });
+    await store.sample('reanalysis', 41.13, 8.61, t0 + 600.5 * HOUR, ['temperature_2m', 'precipitation']);
+    expect(store.cacheStats()).toMatchObject({ chunks: 2, bytes: 2 * 256 * 16 * 16 * 2 });
+  });
+
+  it('holds the stored int16 values bit for bit in its blocks: zarr-python\'s raw values, in a chunk and a bridge', async () => {
+    const v = (await openLiveVersion(root, 'reanalysis'))!;
+    const vs = v.state;
+    const kind = vs.vars.get('temperature_2m')!.kind;
+    const plane = 16 * 16;
+    // Tile 1 (x 16…19: the grid's last 4 columns, rows 0…11): window 2 is time chunk 1 (steps 256…511), window 1
+    // the bridge of steps 255 and 256.
+    const c = 1;
+    const block = (win: number) => readBlock(blockRequest(vs, kind * vs.nWin + win, c, 0)) as Promise<Int16Array>;
+    const chunk1 = await block(2);
+    const bridge = await block(1);
+    expect([chunk1.length, bridge.length]).toEqual([256 * plane, 2 * plane]);
+    const cells = [[0, 16], [5, 17], [11, 19]] as const;
+    const steps = [255, 256, 300, 511];
+    const raw = JSON.parse(execFileSync('/usr/bin/python3', ['-c', RAW_SCRIPT, path, JSON.stringify(steps), JSON.stringify(cells)], { encoding: 'utf8', timeout: 60_000 })) as number[][];
+    cells.forEach(([j, i], n) => {
+      const cell = j * 16 + (i - 16);
+      // Planar: element (step t, cell) of a one-member block at t × plane + cell.
+      expect([255, 256].map((t) => bridge[(t - 255) * plane + cell]), `bridge at ${j}, ${i}`).toEqual(raw[n]!.slice(0, 2));
+      expect([256, 300, 511].map((t) => chunk1[(t - 256) * plane + cell]), `chunk 1 at ${j}, ${i}`).toEqual(raw[n]!.slice(1));
+    });
   });
 });
