@@ -28,6 +28,7 @@ export interface FloodCheck {
 
 export class FloodGuard implements FloodCheck {
   private readonly limiter: RateLimiterAbstract;
+  private readonly inRedis: boolean;
 
   constructor(
     private readonly refusedPerMinute: number,
@@ -44,6 +45,7 @@ export class FloodGuard implements FloodCheck {
           insuranceLimiter: memory,
         })
       : memory;
+    this.inRedis = redis !== undefined;
   }
 
   get limit(): number {
@@ -51,7 +53,7 @@ export class FloodGuard implements FloodCheck {
   }
 
   counterKey(id: string): string | null {
-    return this.limiter instanceof RateLimiterRedis ? this.limiter.getKey(id) : null;
+    return this.inRedis ? this.limiter.getKey(id) : null;
   }
 
   /** Milliseconds `id` must wait before it is served again; 0 when not blocked. */

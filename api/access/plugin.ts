@@ -115,8 +115,8 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
       request.log.error({ err }, 'access: quota store failed');
       throw new ApiError('SERVICE_UNAVAILABLE', 'quota store unavailable; retry shortly', { 'Retry-After': UNAVAILABLE_RETRY_S });
     }
+    // The rate-limit headers are set from it in onSend (below), on every answer, this one's 429 too.
     state.snapshot = decision.snapshot;
-    if (decision.snapshot) setRateLimitHeaders(reply, decision.snapshot);
     if (!decision.allowed && decision.refusedBy === 'flood') throw floodError(state, decision.retryAfterMs);
     if (!decision.allowed) {
       const s = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
@@ -144,9 +144,19 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
     }
   });
 
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  // A served answer (the common case) is handled here without a promise; a failed one needs Redis.
+  fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
     const state = states.get(request);
-    if (!state) return payload;
+    if (!state) return done(null, payload);
+    if (reply.statusCode < 400 && (!request.access || state.snapshot)) {
+      if (request.access) setRateLimitHeaders(reply, state.snapshot!);
+      return done(null, payload);
+    }
+    void afterFailure(request, reply, state).then(() => done(null, payload));
+  });
+
+  /** A failed answer: its request given back if it was taken, a refusal counted, the headers from the windows as they now stand. */
+  const afterFailure = async (request: FastifyRequest, reply: FastifyReply, state: AccessState): Promise<void> => {
     const status = reply.statusCode;
     try {
       if (state.ticket && status >= 400) {
@@ -160,8 +170,7 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
     } catch (err) {
       request.log.warn({ err }, 'access: rate-limit bookkeeping failed');
     }
-    return payload;
-  });
+  };
 };
 
 /** The 429 of a key or address the flood guard blocks for `waitMs`. */

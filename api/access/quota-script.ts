@@ -106,7 +106,7 @@ export interface WindowsRequest {
   /** The day counter's lifetime, s. */
   dayS: number;
   /** The flood-guard counter checked first, or none. */
-  flood?: FloodCounter;
+  flood?: FloodCounter | undefined;
 }
 
 export interface BothWindows {

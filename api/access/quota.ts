@@ -109,13 +109,14 @@ export class Quota {
     }
     if (this.batcher && this.redis?.status === 'ready') {
       try {
+        // One object shape for every request (no spread): the batch reads them in a loop.
         const both = await this.batcher.decide({
           minuteKey: this.minute.getKey(keyId),
           dayKey: this.day.getKey(dayKey),
           limits,
           minuteS: MINUTE_S,
           dayS: dayTtlS(nowMs),
-          ...(counterKey !== null ? { flood: { key: counterKey, limit: flood!.guard.limit } } : {}),
+          flood: counterKey !== null ? { key: counterKey, limit: flood!.guard.limit } : undefined,
         });
         return this.decision(keyId, plan, dayKey, both, nowMs);
       } catch {

@@ -92,12 +92,12 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
   });
 
   // Runs after the access plugin's onSend (parent hooks first), which must see the real status.
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
     if (scriptRefusals.has(request)) {
       reply.header('X-Meteopunto-Status', reply.statusCode);
       reply.code(200);
     }
-    return payload;
+    done(null, payload);
   });
 
   fastify.get<{ Querystring: WidgetQuery }>(
