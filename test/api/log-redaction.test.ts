@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
 import { redactSecrets, secretValues } from '../../config/redaction.js';
 import { redactingSerializers } from '../../api/log-redaction.js';
+import { leaksOf } from '../support/secret-leaks.js';
 import { HOUR_MS, T0_MS, tempDataDir, writeDem, writeMainNwp, TEST_KEY, installTestKey, testAccess } from './tile-fixture.js';
 
 const PREFIX = TEST_KEY.slice(0, 11); // mp_ + the 8-character public prefix
@@ -133,6 +134,44 @@ describe('the redaction rule', () => {
     for (const [input, out] of cases) expect(redactSecrets(input), input).toBe(out);
     // The rule is stable: a redacted text passes it unchanged.
     for (const [, out] of cases) expect(redactSecrets(out), out).toBe(out);
+  });
+
+  it('finds a secret inside an encoded URL, nested parameters and Basic credentials, and cuts it in every encoding', () => {
+    const token = 'op-T0ken-4f1c9a7e2b';
+    const password = 's3cret/Passw0rd+x';
+    const b64 = (t: string) => Buffer.from(t).toString('base64');
+    const url = `https://minio:${encodeURIComponent(password)}@minio.local:9000`;
+    const cases: Array<[string, string, string]> = [
+      // [line, secret, what must stay]
+      [`GET /login?next=${encodeURIComponent(`/admin/queues?token=${token}`)}`, token, 'GET /login?next='],
+      [`GET /login?next=/admin/queues?token=${token}&x=1`, token, '&x=1'],
+      [`GET /login?next=${encodeURIComponent(encodeURIComponent(`/w?api-token=${token}`))}`, token, 'GET /login?next='],
+      [`bucket endpoint ${encodeURIComponent(url)} unreachable`, password, 'minio.local'],
+      [`{"endpoint":"${encodeURIComponent(url)}","msg":"retry"}`, password, '"msg":"retry"'],
+      [`Authorization: Basic ${b64(`minio:${password}`)}; retried with ${b64(`minio:${password}`)}`, password, 'retried with'],
+      [`sent ${b64(`minio:${password}`)} to ${url}`, password, 'minio.local:9000'],
+      [`sent ${Buffer.from(`x-minio:${password}`).toString('base64url')} to ${url}`, password, 'minio.local:9000'],
+    ];
+    for (const [line, secret, kept] of cases) {
+      const out = redactSecrets(line);
+      expect(leaksOf(out, secret), `${line} → ${out}`).toEqual([]);
+      expect(out).toContain(kept);
+      expect(redactSecrets(out), out).toBe(out);
+    }
+  });
+
+  it("cuts the password of an endpoint URL in the environment (AWS_ENDPOINT_URL) in every encoding, base64 of 'user:password' included", () => {
+    const password = 'mIn10-pa55:w0rd';
+    const env = { AWS_ENDPOINT_URL: `https://minio:${encodeURIComponent(password)}@minio.local:9000` };
+    const secrets = secretValues(env);
+    expect(secrets).toContain(password);
+    for (const user of ['minio', 'mi', 'm']) {
+      const basic = Buffer.from(`${user}:${password}`).toString('base64');
+      for (const line of [`S3 request failed: Authorization: ${basic}`, `"auth64":"${encodeURIComponent(basic)}"`, `hex? no: ${basic.replace(/\+/g, '-').replace(/\//g, '_')}`]) {
+        const out = redactSecrets(line, secrets);
+        expect(leaksOf(out, password), `${line} → ${out}`).toEqual([]);
+      }
+    }
   });
 
   it('removes the secret values of the environment wherever they appear, raw or percent-encoded', () => {
