@@ -14,7 +14,7 @@ import { queuePrefix } from '../../config/queues.js';
 import { describeTiles, tilesLocation } from '../../config/tiles-location.js';
 import { LocalStorage } from './local.js';
 import { S3Storage } from './s3.js';
-import { redisLock } from './redis-lock.js';
+import { lockWaitMs, redisLock } from './redis-lock.js';
 import { DiskCache } from './disk-cache.js';
 import type { TileStorage } from './types.js';
 
@@ -34,7 +34,7 @@ export function tileStorage(at: TilesAt, env: Environment = processEnv()): TileS
     s = new S3Storage({
       bucket: loc.bucket, prefix: loc.prefix, stagingDir: loc.stagingDir, region: loc.region, forcePathStyle: loc.forcePathStyle,
       timeoutMs: loc.timeoutMs, ...(loc.endpoint ? { endpoint: loc.endpoint } : {}),
-      ...(redisUrl ? { lock: redisLock(redisUrl, queuePrefix(env)) } : {}),
+      ...(redisUrl ? { lock: redisLock(redisUrl, queuePrefix(env), { waitMs: lockWaitMs(loc.timeoutMs) }) } : {}),
       ...(loc.cache ? { diskCache: new DiskCache(loc.cache.dir, loc.cache.maxBytes) } : {}),
     });
     buckets.set(where, s);

@@ -24,8 +24,14 @@ import type { Children, ObjectInfo, ObjectStamp, TileStorage } from './types.js'
 
 type Sdk = typeof import('@aws-sdk/client-s3');
 
+/** A taken lock: `lost` aborts when it can no longer be trusted (./redis-lock.ts). */
+export interface HeldLock {
+  release(): Promise<void>;
+  lost: AbortSignal;
+}
+
 /** A lock held around a conditional replace where the store cannot be trusted to enforce it (./redis-lock.ts). */
-export type LockFn = (name: string) => Promise<() => Promise<void>>;
+export type LockFn = (name: string) => Promise<HeldLock>;
 
 export interface S3StorageOptions {
   bucket: string;
@@ -99,16 +105,18 @@ export class S3Storage implements TileStorage {
     return this.opts.prefix ? full.slice(this.opts.prefix.length + 1) : full;
   }
 
-  /** Send one command, bounded by the timeout; a timeout or a network failure is StorageUnavailable. */
-  private async send<T>(what: string, make: (sdk: Sdk) => object): Promise<T> {
+  /** Send one command, bounded by the timeout (and `cancel`); a timeout or a network failure is StorageUnavailable. */
+  private async send<T>(what: string, make: (sdk: Sdk) => object, cancel?: AbortSignal): Promise<T> {
     const { sdk, s3 } = await this.sdk();
-    const signal = AbortSignal.timeout(this.opts.timeoutMs);
+    cancel?.throwIfAborted();
+    const signal = cancel ? AbortSignal.any([AbortSignal.timeout(this.opts.timeoutMs), cancel]) : AbortSignal.timeout(this.opts.timeoutMs);
     // Each command's own input and output types are kept at the call sites; send() takes any of them.
     const send = s3.send.bind(s3) as (command: object, options: { abortSignal: AbortSignal }) => Promise<unknown>;
     try {
       return (await send(make(sdk), { abortSignal: signal })) as T;
     } catch (err) {
       if (status(err) !== undefined && status(err)! < 500) throw err;
+      if (cancel?.aborted) throw cancel.reason;
       const why = signal.aborted ? `no answer within ${this.opts.timeoutMs} ms` : (err as Error).message || (err as Error).name;
       throw new StorageUnavailable(`${this.location}: ${what} failed: ${why}`, { cause: err });
     }
@@ -153,22 +161,24 @@ export class S3Storage implements TileStorage {
    * Conditional replace: the request carries If-Match / If-None-Match, which
    * AWS S3, MinIO and R2 enforce (412 when another writer got there first);
    * with a lock (Redis) the compare and the write also run under it, for
-   * stores that ignore the headers (s3rver, the test server, does).
+   * stores that ignore the headers (s3rver, the test server, does). A lock
+   * lost before the write (its renewal failed) stops it: the error says so,
+   * and nothing is written unless the PUT was already under way.
    */
   async putIf(key: string, data: Uint8Array | string, expected: string | null): Promise<boolean> {
-    const release = this.opts.lock ? await this.opts.lock(`${this.location}/${key}`) : null;
+    const lock = this.opts.lock ? await this.opts.lock(`${this.location}/${key}`) : null;
     try {
       if (((await this.head(key))?.tag ?? null) !== expected) return false;
       await this.send(`PUT ${key} (conditional)`, (sdk) => new sdk.PutObjectCommand({
         Bucket: this.opts.bucket, Key: this.full(key), Body: typeof data === 'string' ? Buffer.from(data) : data,
         ...(expected === null ? { IfNoneMatch: '*' } : { IfMatch: expected }),
-      }));
+      }), lock?.lost);
       return true;
     } catch (err) {
       if (status(err) === 412 || status(err) === 409) return false;
       throw err;
     } finally {
-      await release?.();
+      await lock?.release();
     }
   }
 
