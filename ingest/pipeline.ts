@@ -19,6 +19,7 @@ import type { IngestReport } from './ingest-report.js';
 import { describeGrid, selectGrid } from './mapping/grid-choice.js';
 import { mapFields, type TaggedField } from './mapping/map-fields.js';
 import { getProduct } from './products/registry.js';
+import { runOrderSource } from './products/store-meta.js';
 import { readFile } from './readers.js';
 import { applyMasks } from './masks.js';
 import { carryOverEarlierSteps } from './carry-over.js';
@@ -99,6 +100,7 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
     ...(req.source?.run ? { run: req.source.run } : Number.isFinite(newestRun) ? { run: new Date(newestRun).toISOString() } : {}),
     ...(req.source?.sample ? { sample: true } : {}),
     ...(req.source?.note ? { note: req.source.note } : {}),
+    ...runOrderSource(product),
   };
   const input = toWriterInput(product, stack, source);
   if (product.derivesIndices) {

@@ -109,7 +109,7 @@ export interface IngestJobData {
 
 export type IngestJobResult =
   | (IngestResult & { files: string[]; fetchedBytes: number })
-  /** Nothing to do (an empty inbox). */
+  /** Nothing to do (an empty inbox), or nothing published (an older run than the live one: the reason). */
   | { product: string; nothingToDo: string };
 
 export interface TickJobData {

@@ -5,7 +5,8 @@
  * - `<UTC stamp>-<hex>.zarr`: complete versions (only the manifest's is read);
  * - `<version>.retired`: mark of a version no longer current (tiles/ops/gc.ts);
  * - `.tmp-<pid>-<host tag>-<hex>/`: a version being written, with `.owner.json` inside;
- * - `.current.json.<pid>.<hex>.tmp`: a manifest being written.
+ * - `.current.json.<pid>.<hex>.tmp`: a manifest being written;
+ * - `.switch.lock/`: held by a writer while it checks and replaces current.json (tiles/storage/local.ts).
  *
  * A period product (manifest layout 'periods') has one such directory per
  * period, `tiles/<product>/<year>/`, and `tiles/<product>/index.json`
@@ -23,6 +24,7 @@ export const VERSION_NAME = /^\d{8}T\d{6}Z-[0-9a-f]{6,}\.zarr$/;
 export const TEMP_PREFIX = '.tmp-';
 export const OWNER_FILE = '.owner.json';
 export const RETIRED_SUFFIX = '.retired';
+export const SWITCH_LOCK = '.switch.lock';
 
 export function retiredMarker(productDir: string, version: string): string {
   return join(productDir, `${version}${RETIRED_SUFFIX}`);

@@ -116,11 +116,15 @@ export interface Manifest {
   /**
    * Where the data came from: file names, model, run; 'sample' marks demo
    * data; `gate_overrides` the ingest gate's checks an operator allowed for
-   * this version, with what each found (docs/gate.md).
+   * this version, with what each found (docs/gate.md); `run_order`
+   * 'forecast': `run` is a forecast run of `model`, and the switch refuses a
+   * version whose run is older than the live one's of the same model
+   * (tiles/write/publish.ts).
    */
   source: {
     files: string[]; model?: string; run?: string; sample?: boolean; note?: string;
     gate_overrides?: { check: string; findings: string[] }[];
+    run_order?: 'forecast';
   };
   /** Products derived from another one's version (sm100 from nwp): which, and that version's grid spacing ('2.2 km'). */
   derived_from?: { product: string; version: string; resolution?: string };

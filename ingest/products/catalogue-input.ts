@@ -8,7 +8,7 @@
  * carry the same manifest contract as ingested ones.
  */
 import type { ProductVersionInput, VariableInput } from '../../tiles/types.js';
-import { maskRadius, productMeta } from './store-meta.js';
+import { maskRadius, productMeta, runOrderSource } from './store-meta.js';
 import { INDEX_BLOCK, INDEX_VARIABLES } from '../indices/catalogue.js';
 import { getProduct } from './registry.js';
 
@@ -22,5 +22,5 @@ export function withCatalogue(input: ProductVersionInput): ProductVersionInput {
       ? { interpolation: spec.interpolation, mask: spec.mask, ...maskRadius(spec, product.searchRadiusKm), block: spec.block, ...v }
       : index ? { interpolation: index.interpolation, mask: 'any', block: INDEX_BLOCK, ...v } : v;
   }
-  return { ...input, variables, meta: { ...productMeta(product), ...input.meta } };
+  return { ...input, variables, source: { ...runOrderSource(product), ...input.source }, meta: { ...productMeta(product), ...input.meta } };
 }

@@ -68,6 +68,15 @@ export interface Product {
   /** Forecast products: hours of the previous version kept before a new run's first step (ingest/carry-over.ts). */
   readonly carryHours?: number;
   /**
+   * `forecast`: every version is one forecast run of one model (manifest
+   * `source.model`, `source.run`), and a later run supersedes an earlier
+   * one, so the switch refuses a version whose run is older than the live
+   * version's of the same model (tiles/write/publish.ts). `none`: a version's
+   * run says nothing about which content is newer (observations, analyses,
+   * a merged year, sources of several reference times in one version).
+   */
+  readonly runOrder: RunOrder;
+  /**
    * The derived indices (UTCI, WBGT, UV, frost, ET0: ingest/indices/) are
    * computed on the grid at ingest and stored beside the product's variables,
    * so that readers only interpolate them.
@@ -102,6 +111,9 @@ export interface Product {
   /** A product whose input is not a set of fields mapped to its variables (sm100: a DEM) runs its own ingest. */
   readonly ingest?: (req: IngestRequest) => Promise<IngestReport>;
 }
+
+/** How the versions of a product are ordered by their run (Product.runOrder). */
+export type RunOrder = 'forecast' | 'none';
 
 /** What a follower did after a publish: its new version, or why none (notes). */
 export interface FollowOutcome {

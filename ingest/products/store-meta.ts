@@ -24,6 +24,15 @@ export function maskRadius(spec: Pick<StoredVariableSpec, 'mask'>, searchRadiusK
   return spec.mask !== 'any' && searchRadiusKm !== undefined ? { searchRadiusKm } : {};
 }
 
+/**
+ * What the catalogue's run order adds to a version's `source`: the switch
+ * reads it from the manifest (tiles/write/publish.ts), the only way the
+ * catalogue reaches the tile store.
+ */
+export function runOrderSource(product: Pick<Product, 'runOrder'>): { run_order?: 'forecast' } {
+  return product.runOrder === 'forecast' ? { run_order: 'forecast' } : {};
+}
+
 /** What the catalogue entry tells the manifest (tiles/manifest.ts): layout, feeds, priority, region. */
 export function productMeta(product: Product): ProductMeta {
   return {

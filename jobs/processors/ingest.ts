@@ -8,6 +8,8 @@
  * job fails at once; anything else (network, 5xx, timeouts, truncated
  * bodies) is rethrown and BullMQ retries it with exponential backoff. Either
  * way the live tiles are untouched: only a finished version is published.
+ * A version refused at the switch as an older run than the live one
+ * completes the job with nothing ingested (its reason in the result).
  */
 import { basename } from 'node:path';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
@@ -58,6 +60,12 @@ export function isPermanent(err: unknown): boolean {
   return e?.name === 'ReadError' || e?.name === 'IngestError' || e?.code === 'READ_ERROR' || e?.code === 'INGEST_ERROR';
 }
 
+/** The switch refused an older forecast run (OlderRunRefused); matched by name for the reason above. */
+function isOlderRun(err: unknown): boolean {
+  const e = err as { name?: string; code?: string };
+  return e?.name === 'OlderRunRefused' || e?.code === 'OLDER_RUN';
+}
+
 /** A job id as a folder name (ids look like `nwp@2026-11-21T12Z`). */
 export function jobKey(id: string | undefined): string {
   return (id ?? 'no-id').replace(/[^A-Za-z0-9._@-]/g, '_');
@@ -102,6 +110,13 @@ export function createIngestProcessor(deps: IngestProcessorDeps) {
       return { ...result, files: fetched.paths.map((p) => basename(p)), fetchedBytes: fetched.receivedBytes };
     } catch (err) {
       await progress.flush();
+      if (isOlderRun(err)) {
+        // Another worker published a newer run of the model first: this one is superseded, not failed (tiles/write/publish.ts).
+        await settleSource(data.source, ctx, 'done').catch(() => {});
+        progress.report({ stage: 'done', fraction: 1, message: 'not published: an older run than the live one' }, true);
+        await progress.flush();
+        return { product: data.product, nothingToDo: (err as Error).message };
+      }
       if (signal?.aborted && signal.reason === SHUTDOWN_REASON) {
         // Hand the job back untouched (no attempt used): another worker, or this one restarted, picks it up.
         await settleSource(data.source, ctx, 'retry');

@@ -101,6 +101,20 @@ describeShared('ingest processor (no Redis)', () => {
     expect(liveVersion(r)).toBeUndefined();
   });
 
+  it('a run older than the live run of its model, finishing last: the job completes with nothing published, the newer run stays live', async () => {
+    const r = root();
+    const ingest = createIngestProcessor({ root: r, runIngest, progressIntervalMs: 0 });
+    const job = (id: string, run: string) => fakeJob(id, { product: 'nwp', model: 'IFS', run, source: { kind: 'local', paths: [IFS_FILE()] }, trigger: 'schedule' });
+    const newer = await ingest(job('nwp@2021-08-01T12Z', '2021-08-01T12:00:00.000Z').job);
+    if (!('version' in newer)) throw new Error('expected a publish');
+    const late = job('nwp@2021-08-01T06Z', '2021-08-01T06:00:00.000Z');
+    const result = await ingest(late.job); // neither thrown (BullMQ would retry or fail it) nor published
+    expect(result).toEqual({ product: 'nwp', nothingToDo: expect.stringMatching(/run 2021-08-01T06:00:00\.000Z of IFS is older than the live run 2021-08-01T12:00:00\.000Z/) });
+    expect(late.progress.at(-1)).toMatchObject({ stage: 'done', fraction: 1 });
+    expect(liveVersion(r)).toBe(newer.version);
+    expect(new TileStore(r).manifest('nwp')!.source).toMatchObject({ model: 'IFS', run: '2021-08-01T12:00:00.000Z', run_order: 'forecast' });
+  });
+
   it('an empty inbox completes with nothing to do', async () => {
     const r = root();
     const ingest = createIngestProcessor({ root: r, runIngest });

@@ -9,8 +9,20 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import lockfile from 'proper-lockfile';
 import { fsyncDir, writeFileSynced } from '../write/durable-fs.js';
 import type { Children, ObjectInfo, ObjectStamp, SyncView, TileStorage } from './types.js';
+import { MANIFEST_FILE, SWITCH_LOCK } from '../layout.js';
+
+/**
+ * The switch lock (proper-lockfile: a lock directory whose mtime its holder
+ * refreshes every UPDATE_MS): a switch takes milliseconds, so a lock not
+ * refreshed for STALE_MS belongs to a dead holder and is taken over; a
+ * writer waits up to about a minute behind a live one.
+ */
+const SWITCH_LOCK_STALE_MS = 10_000;
+const SWITCH_LOCK_UPDATE_MS = 2_000;
+const SWITCH_LOCK_RETRIES = { retries: 300, minTimeout: 20, maxTimeout: 200 };
 
 function missing(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException).code;
@@ -213,5 +225,18 @@ export class LocalStorage implements TileStorage {
 
   stagingDir(storeKey: string): string {
     return this.localPath(storeKey);
+  }
+
+  async lockSwitch(storeKey: string): Promise<() => Promise<void>> {
+    const dir = this.localPath(storeKey);
+    await mkdir(dir, { recursive: true });
+    // Locked under current.json's name: proper-lockfile keys its holders by that path, and reanalysis/years.ts holds the directory's.
+    const release = await lockfile.lock(join(dir, MANIFEST_FILE), {
+      lockfilePath: join(dir, SWITCH_LOCK), realpath: false, stale: SWITCH_LOCK_STALE_MS, update: SWITCH_LOCK_UPDATE_MS, retries: SWITCH_LOCK_RETRIES,
+      // Compromised (its directory removed or taken over after a stall longer than STALE_MS): the switch is done or
+      // lost by then; proper-lockfile's default would throw from a timer and end the process.
+      onCompromised: () => undefined,
+    });
+    return () => release().catch(() => undefined);
   }
 }

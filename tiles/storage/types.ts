@@ -87,6 +87,13 @@ export interface TileStorage {
   stagingDir(storeKey: string): string;
   readonly sync: SyncView;
   /**
+   * The directory only: hold the switch of `storeKey` (its current.json)
+   * against every other writer on the filesystem until the returned
+   * function is called; a holder that dies loses it after a few seconds.
+   * A bucket has none: its switch is a conditional write ({@link putIf}).
+   */
+  lockSwitch?(storeKey: string): Promise<() => Promise<void>>;
+  /**
    * The directory only: the file holding `key`, so that decode threads read
    * chunks by path as before (no bytes cross threads); absent for a bucket.
    */

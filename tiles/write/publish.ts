@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, unlink, utimes, readFile } from 'node:fs/promises';
 import type { Manifest } from '../manifest.js';
 import { writeFileSynced } from './durable-fs.js';
-import { jsonDocument, manifestKey, writeManifest } from '../manifest-file.js';
+import { jsonDocument, manifestKey, parseManifest, writeManifest } from '../manifest-file.js';
 import { OWNER_FILE, RETIRED_SUFFIX, tempDirName } from '../layout.js';
 import type { TileStorage } from '../storage/types.js';
 
@@ -76,6 +76,46 @@ export class PublishConflict extends Error {
 }
 
 /**
+ * The new version holds an older forecast run of the same model than the
+ * live one (two workers finishing overlapping runs in the wrong order):
+ * nothing is published and the newer run stays live. Not a failure to
+ * retry: the same run would be refused again.
+ */
+export class OlderRunRefused extends Error {
+  override name = 'OlderRunRefused';
+  readonly code = 'OLDER_RUN';
+}
+
+/**
+ * Throws {@link OlderRunRefused} when `next` is a forecast run (source
+ * `run_order` 'forecast', from the product catalogue) older than the live
+ * version's run of the same model. Another model's run replaces the live one
+ * whatever its time (the primary model's late run over its fallback's); the
+ * same run may be published again; a version without a run is not ordered.
+ */
+export function checkRunOrder(where: string, live: Manifest | null, next: Manifest): void {
+  const a = live?.source;
+  const b = next.source;
+  if (b.run_order !== 'forecast' || !a?.run || !b.run || (a.model ?? '') !== (b.model ?? '')) return;
+  const liveMs = Date.parse(a.run);
+  const nextMs = Date.parse(b.run);
+  if (Number.isFinite(liveMs) && Number.isFinite(nextMs) && nextMs < liveMs) {
+    throw new OlderRunRefused(`${where}: run ${b.run}${b.model ? ` of ${b.model}` : ''} is older than the live run ${a.run} (${live!.version}); ${next.version} not published, the newer run stays live`);
+  }
+}
+
+/** The live manifest, or null when there is none or it cannot be parsed (a new version replaces a broken one). */
+async function liveManifest(storage: TileStorage, storeKey: string): Promise<Manifest | null> {
+  const bytes = await storage.get(manifestKey(storeKey));
+  if (bytes === null) return null;
+  try {
+    return parseManifest(Buffer.from(bytes).toString('utf8'), `${storage.location}/${manifestKey(storeKey)}`);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Steps 2 and 3: make the finished temp directory the live version of
  * `storeKey` (`nwp`, `reanalysis/1950`). When the commit or the manifest
  * write fails, the previous manifest stays live.
@@ -84,18 +124,44 @@ export class PublishConflict extends Error {
  * none). Given, the switch is conditional on it (TileStorage.putIf): when
  * another writer switched the store meanwhile, this one loses
  * ({@link PublishConflict}) and its uploaded version is removed. Absent
- * (the local directory), the last manifest written wins, as before.
+ * (the local directory), the switch runs under the store's switch lock
+ * (TileStorage.lockSwitch), the last manifest written wins.
+ *
+ * The run order ({@link checkRunOrder}) is checked against the live
+ * manifest at the switch: on a directory under the switch lock; on a bucket
+ * just before the conditional write, which fails if any other switch came
+ * between (so the manifest checked is the one replaced), and again when it
+ * lost, so that an older run is refused rather than retried.
  */
 export async function commitVersion(storage: TileStorage, storeKey: string, temp: TempVersion, manifest: Manifest, base?: string | null): Promise<void> {
-  temp.release();
-  await unlink(join(temp.dir, OWNER_FILE));
-  const prefix = `${storeKey}/${manifest.version}/`;
-  await storage.commitDir(temp.dir, prefix);
-  if (base === undefined) {
-    await writeManifest(storage, storeKey, manifest);
-  } else if (!(await storage.putIf(manifestKey(storeKey), jsonDocument(manifest), base))) {
-    await storage.deletePrefix(prefix).catch(() => undefined); // unreferenced anyway: gc would remove it later
-    throw new PublishConflict(`${storage.location}/${storeKey}: another writer published a version while ${manifest.version} was written; the live version is theirs`);
+  const where = `${storage.location}/${storeKey}`;
+  const refuseOlderRun = async () => checkRunOrder(where, await liveManifest(storage, storeKey), manifest);
+  const unlock = base === undefined ? await storage.lockSwitch?.(storeKey) : undefined;
+  try {
+    // Before the commit too: a refused version is never uploaded (the caller removes its temp directory).
+    await refuseOlderRun();
+    temp.release();
+    await unlink(join(temp.dir, OWNER_FILE));
+    const prefix = `${storeKey}/${manifest.version}/`;
+    await storage.commitDir(temp.dir, prefix);
+    if (base === undefined) {
+      await writeManifest(storage, storeKey, manifest);
+    } else {
+      const removeUpload = () => storage.deletePrefix(prefix).catch(() => 0); // unreferenced anyway: gc would remove it later
+      try {
+        await refuseOlderRun();
+      } catch (err) {
+        await removeUpload();
+        throw err;
+      }
+      if (!(await storage.putIf(manifestKey(storeKey), jsonDocument(manifest), base))) {
+        await removeUpload();
+        await refuseOlderRun();
+        throw new PublishConflict(`${where}: another writer published a version while ${manifest.version} was written; the live version is theirs`);
+      }
+    }
+  } finally {
+    await unlock?.();
   }
   // A concurrent clean-up may have marked this version retired between the commit and the manifest write.
   await storage.delete(`${storeKey}/${manifest.version}${RETIRED_SUFFIX}`).catch(() => undefined);

@@ -20,6 +20,7 @@ export const camsProduct: Product = {
   summary: 'CAMS air quality (PM2.5, PM10, NO2, O3, SO2, µg/m³) and pollen (6 species, grains/m³), European regional or global',
   static: false,
   layout: 'forecast',
+  runOrder: 'forecast',
   feeds: ['cams'],
   priority: 10,
   variables: CAMS_VARIABLES,

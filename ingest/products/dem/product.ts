@@ -12,6 +12,7 @@ export const demProduct: Product = {
   summary: 'digital elevation model (static elevation grid) for the altitude correction',
   static: true,
   layout: 'static',
+  runOrder: 'none',
   feeds: ['elevation'],
   priority: 10,
   variables: DEM_VARIABLES,

@@ -32,6 +32,8 @@ export const marineProduct: Product = {
   summary: 'sea surface temperature (°C) and waves (height m, direction °, mean and peak period s), Copernicus Marine MED or ECMWF WAM; sea cells only',
   static: false,
   layout: 'forecast',
+  // One version mixes sources of several reference times (a day's SST analysis, the wave and physics forecast runs): its run is the newest of them.
+  runOrder: 'none',
   feeds: ['coastal'],
   priority: 10,
   searchRadiusKm: MARINE_SEARCH_RADIUS_KM,

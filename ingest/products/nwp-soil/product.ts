@@ -40,6 +40,7 @@ export const nwpSoilProduct: Product = {
   summary: 'soil moisture (m³/m³) and soil temperature (°C) on the NWP model\'s layers (ICON W_SO, T_SO: 0–1 … 81–243 cm), now and forecast; land cells only',
   static: false,
   layout: 'forecast',
+  runOrder: 'forecast',
   feeds: ['soil'],
   priority: 20,
   searchRadiusKm: NWP_SOIL_SEARCH_RADIUS_KM,

@@ -14,6 +14,7 @@ export const nwpProduct: Product = {
   summary: 'NWP forecast or analysis fields (temperature, humidity, pressure, wind, clouds, precipitation, radiation, weather code) plus the model orography',
   static: false,
   layout: 'forecast',
+  runOrder: 'forecast',
   feeds: ['base', 'developer'],
   priority: 10,
   // weather.php's trend looks 3 hours back.

@@ -23,6 +23,7 @@ export const ozoneProduct: Product = {
   summary: 'total column ozone (DU) from CAMS global forecasts, for the clear-sky UV index where the NWP has none',
   static: false,
   layout: 'forecast',
+  runOrder: 'forecast',
   feeds: ['ozone'],
   priority: 10,
   variables: OZONE_VARIABLES,

@@ -18,6 +18,8 @@ export const reanalysisProduct: Product = {
   summary: 'reanalysis by UTC year (ERA5 0.25° from 1940, 20CRv3 1° 1920–1939): temperature, humidity, pressure, wind, gust, cloud, precipitation, radiation, orography',
   static: false,
   layout: 'periods',
+  // A merged year's run is not a forecast run (ingest/products/reanalysis/years.ts).
+  runOrder: 'none',
   feeds: ['base'],
   priority: 5,
   variables: REANALYSIS_VARIABLES,

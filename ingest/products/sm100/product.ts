@@ -10,7 +10,7 @@ import { basename } from 'node:path';
 import { describeResolution } from '../../../geo/grid.js';
 import { openLiveVersion } from '../../../tiles/read/field-reader.js';
 import { writeProductVersion } from '../../../tiles/write/writer.js';
-import { productMeta } from '../store-meta.js';
+import { productMeta, runOrderSource } from '../store-meta.js';
 import { IngestError, type IngestRequest } from '../../ingest-types.js';
 import type { IngestReport } from '../../ingest-report.js';
 import { describeGrid } from '../../mapping/grid-choice.js';
@@ -27,6 +27,8 @@ export const sm100Product: Product = {
   summary: 'San Marino on a 100 m grid: give a DEM (GeoTIFF, GRIB, NetCDF); each nwp version is then downscaled onto it',
   static: false,
   layout: 'forecast',
+  // Each version is downscaled from one nwp version and carries its model and run.
+  runOrder: 'forecast',
   feeds: ['base', 'developer', 'elevation'],
   priority: 20,
   region: SM100_REGION,
@@ -57,6 +59,7 @@ export async function deriveSm100(root: string, signal?: AbortSignal): Promise<F
   signal?.throwIfAborted();
   const published = await writeProductVersion(root, {
     ...result.input,
+    source: { ...result.input.source, ...runOrderSource(sm100Product) },
     meta: { ...productMeta(sm100Product), derivedFrom: { product: FOLLOWS, version: nwp.manifest.version, resolution: describeResolution(nwp.manifest.grid) } },
   });
   return { product: 'sm100', published, notes: [`sm100 ${published.version} from nwp ${nwp.manifest.version} (${describeResolution(nwp.manifest.grid)}): ${result.notes.join('; ')}`] };

@@ -38,6 +38,7 @@ export const soilProduct: Product = {
   summary: 'soil moisture (m³/m³) and soil temperature (°C) per layer (0–7, 7–28, 28–100, 100–289 cm), ERA5 / ERA5-Land; land cells only',
   static: false,
   layout: 'forecast',
+  runOrder: 'none',
   feeds: ['soil'],
   priority: 10,
   searchRadiusKm: SOIL_SEARCH_RADIUS_KM,

@@ -94,6 +94,8 @@ export const uvNrtProduct: Product = {
   summary: 'clear-sky index from EUMETSAT LSA SAF MSG DSSF (satellite, 15 min, within about an hour), the cloud term of uv_index where SARAH does not cover the time',
   static: false,
   layout: 'forecast',
+  // Satellite slots, not forecast runs: a version's run is its newest slot.
+  runOrder: 'none',
   feeds: ['uv'],
   priority: 5,
   carryHours: CARRY_HOURS,

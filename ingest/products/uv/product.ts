@@ -31,6 +31,7 @@ export const uvProduct: Product = {
   summary: 'effective cloud albedo from CM SAF SARAH (satellite), the cloud term of uv_index where it covers the time',
   static: false,
   layout: 'forecast',
+  runOrder: 'none',
   feeds: ['uv'],
   priority: 10,
   variables: UV_VARIABLES,
