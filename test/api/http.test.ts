@@ -30,14 +30,18 @@ describe('weather.php over real HTTP', () => {
   });
 
   it('answers JSON with the Free fields, the same as inject()', async () => {
+    const sent = performance.now();
     const res = await fetch(`${base}/api/v1/weather.php?api_key=${TEST_KEY}&${Q}`);
+    const roundTripMs = performance.now() - sent;
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const body = await res.json();
     const injected = (await keyedInject(app, `/api/v1/weather.php?${Q}`)).json();
     expect({ ...body, elapsed_ms: 0 }).toEqual({ ...injected, elapsed_ms: 0 });
     expect(body.temperature).toBe(27.4);
+    // Server time on the request: within the client's round trip (a timing, so no closer value).
     expect(body.elapsed_ms).toBeGreaterThan(0);
+    expect(body.elapsed_ms).toBeLessThanOrEqual(roundTripMs);
   });
 
   it('answers errors and unknown routes in the error shape', async () => {
@@ -76,6 +80,7 @@ describe('meteopunto serve', () => {
 
   it('listens, serves, and shuts down gracefully on SIGTERM', async () => {
     const data = tempDataDir();
+    const published = Date.now();
     try {
       await writeMainNwp(data.dir);
       await installTestKey(data.dir);
@@ -116,7 +121,9 @@ describe('meteopunto serve', () => {
       expect(h.status).toBe('unavailable');
       expect(h.reasons.map((r) => r.code)).toEqual(['now_not_covered']);
       expect(h.products.nwp).toMatchObject({ available: true, sample: false, time_range: { from: '2024-06-21T00:00:00.000Z', to: '2024-06-22T00:00:00.000Z' }, covers_now: false });
+      // Counted from the publication, which happened in this test.
       expect(h.products.nwp.age_seconds).toBeGreaterThanOrEqual(0);
+      expect(h.products.nwp.age_seconds).toBeLessThanOrEqual(Math.ceil((Date.now() - published) / 1000));
       const stale = await fetch(`${base}/api/v1/weather.php?api_key=${TEST_KEY}&lat=43.1&lon=11.2`);
       expect(stale.status).toBe(503);
       expect((await stale.json()).error.code).toBe('DATA_NOT_AVAILABLE');

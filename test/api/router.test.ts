@@ -120,9 +120,11 @@ describe('which product answers', () => {
     const req = { ...RIMINI, plan: 'business' as const, groups: new Set(['wbgt', 'frost', 'et0'] as const) };
     await service.observe(req);
     calls.length = 0;
-    expect(service.tryObserve(req)).toBeDefined();
+    const answer = service.tryObserve(req);
     // Free and Developer fields in one lookup of nwp at the valid time, plus the trend's three hours back.
     expect(calls).toEqual(['nwp@2026-11-24T05:00:00.000Z', 'nwp@2026-11-24T02:00:00.000Z']);
+    // Answered from the cached chunks alone, the same as the loading path.
+    expect(answer).toEqual(await service.observe(req));
   });
 
   it('answers through loads when the cache keeps no block at all (each lookup loaded once, then answered from the request)', async () => {

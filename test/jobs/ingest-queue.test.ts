@@ -125,7 +125,7 @@ describeShared('ingest queue (Redis + loopback HTTP)', () => {
     const job = (await w.queues.ingest.getJob(id))!;
     expect(job.attemptsStarted).toBe(1);
     expect(server.hits(IFS_PATH)).toBe(3);
-    expect(liveVersion(root)).toBeDefined();
+    expect(liveVersion(root)).toBe((job.returnvalue as { version: string }).version);
   });
 
   it('a stalled server hits the idle timeout, and the retry in place completes', async () => {
@@ -196,7 +196,7 @@ describeShared('ingest queue (Redis + loopback HTTP)', () => {
     expect(readdirSync(join(inbox, 'done', first.id))).toEqual(['ifs.grib']);
     expect(readdirSync(inbox).sort()).toEqual(['done', 'processing']);
     const published = liveVersion(root);
-    expect(published).toBeDefined();
+    expect(published).toBe(((await w.queues.ingest.getJob(first.id))!.returnvalue as { version: string }).version);
 
     // The next tick finds nothing new: the file was picked up once.
     const second = configuredIngestJob(root, 'nwp', config.products.nwp!, { now: new Date(Date.UTC(2026, 0, 1, 11)), trigger: 'schedule' });

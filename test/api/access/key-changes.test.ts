@@ -70,9 +70,10 @@ describe('key records cached with pub/sub invalidation', () => {
     expect((await served.get(r.prefix))?.plan).toBe('business');
 
     own = await keyChangeMessage(server, r.prefix);
-    await written.update(r.prefix, { revoked: new Date().toISOString() });
+    const revoked = new Date().toISOString();
+    await written.update(r.prefix, { revoked });
     await own.arrived;
-    expect((await served.get(r.prefix))?.revoked).toBeDefined();
+    expect((await served.get(r.prefix))?.revoked).toBe(revoked);
   });
 
   it('does not cache unknown keys: a key created later is found', async () => {

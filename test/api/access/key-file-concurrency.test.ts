@@ -51,10 +51,14 @@ describe('keys.json under concurrent processes', () => {
     const dir = fresh();
     const first = printedKey((await keys(dir, 'create', '--plan', 'developer')).out)!;
     const prefix = first.slice(3, 11);
+    const before = Date.now();
     const runs = await Promise.all([keys(dir, 'revoke', prefix), ...Array.from({ length: 6 }, () => keys(dir, 'create', '--plan', 'free'))]);
     expect(runs.map((r) => r.code)).toEqual(Array(7).fill(0));
     const all = stored(dir);
     expect(all).toHaveLength(7);
-    expect(all.find((k) => k.prefix === prefix)!.revoked).toBeTruthy();
+    // Revoked at the time of the revoke command (ISO 8601, whole ms).
+    const revoked = Date.parse(String(all.find((k) => k.prefix === prefix)!.revoked));
+    expect(revoked).toBeGreaterThanOrEqual(before);
+    expect(revoked).toBeLessThanOrEqual(Date.now());
   });
 });

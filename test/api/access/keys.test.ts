@@ -147,9 +147,10 @@ describe('embedded (file) key store files', () => {
     const { record } = newRecord();
     await cli.insert(record);
     expect((await server.get(record.prefix))?.revoked).toBeUndefined();
-    await cli.update(record.prefix, { revoked: new Date().toISOString() });
+    const revoked = new Date().toISOString();
+    await cli.update(record.prefix, { revoked });
     await new Promise((r) => setTimeout(r, 1100));
-    expect((await server.get(record.prefix))?.revoked).toBeDefined();
+    expect((await server.get(record.prefix))?.revoked).toBe(revoked);
   });
 
   it('reports a damaged file with its path', async () => {

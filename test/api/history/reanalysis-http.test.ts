@@ -53,6 +53,9 @@ describeShared('weather.php time= from reanalysis years (real ERA5 files, real H
         { kind: 'nc', file: LAND_NC4, var: 't2m', ...FLORENCE, times: ['2023-11-15T00:00'], weights: [1] },
         // 2 Nov 2023 (storm Ciarán): the day's total, m.
         { kind: 'nc', file: LAND_NC4, var: 'tp', ...FLORENCE, times: ['2023-11-02T00:00'], weights: [1] },
+        // The dew point written beside z (K) at Milan; ERA5-Land's daily relative humidity (%) at Florence.
+        { kind: 'nc', file: zFile, var: 'd2m', ...MILAN, times: ['2017-01-01T12:00'], weights: [1] },
+        { kind: 'nc', file: LAND_NC4, var: 'rh', ...FLORENCE, times: ['2023-11-15T00:00'], weights: [1] },
       ],
     }) as number[];
     await installTestKey(data.dir, 'business');
@@ -82,7 +85,13 @@ describeShared('weather.php time= from reanalysis years (real ERA5 files, real H
     expect(body.valid_time).toBe('2017-01-01T12:00:00.000Z');
     expect(Math.abs(body.temperature - expected)).toBeLessThanOrEqual(0.06);
     expect(body.temperature_source).toBe(`reanalysis ERA5 0.25° bilinear, altitude-corrected ${Math.round(gridElevation)} m → 120 m (alt), lapse 6.5 K/km`);
-    expect(body.dew_point).not.toBeNull();
+    // The grid's relative humidity is kept at the point (api/fields/base/humidity.ts): RH from the grid's T and Td,
+    // then Td at the corrected T, both by Magnus over water (Alduchov & Eskridge 1996, a = 17.625, b = 243.04 °C):
+    // γ = ln(RH/100) + aT/(b + T), Td = bγ/(a − γ). Rounded to 0.1 by the API.
+    const [a, b] = [17.625, 243.04];
+    const [tGrid, tdGrid] = [t2mK - 273.15, ref[5]! - 273.15];
+    const gamma = a * tdGrid / (b + tdGrid) - a * tGrid / (b + tGrid) + a * expected / (b + expected);
+    expect(Math.abs(body.dew_point - (b * gamma) / (a - gamma))).toBeLessThanOrEqual(0.06);
     // What ERA5 here does not carry is null, never invented; one step: no trend.
     expect(body.pressure_msl).toBeNull();
     expect(body.wind_speed).toBeNull();
@@ -103,7 +112,8 @@ describeShared('weather.php time= from reanalysis years (real ERA5 files, real H
       expect(status).toBe(200);
       expect(Math.abs(body.temperature - ref[3]!)).toBeLessThanOrEqual(0.06);
       expect(body.temperature_source).toBe('reanalysis ERA5-Land 0.2° bilinear, daily mean, not altitude-corrected (no grid elevation)');
-      expect(body.humidity).not.toBeNull();
+      // The file's own relative humidity, bilinear; an integer in the answer.
+      expect(Math.abs(body.humidity - ref[6]!)).toBeLessThanOrEqual(0.51);
       // Two daily means give no 3-hour change.
       expect(body.temperature_trend_3h).toBeNull();
     }

@@ -144,7 +144,9 @@ describe('developerFields: groups and missing inputs', () => {
     expect(none).toEqual({ comfort: null, uv_index: null, wbgt: null, frost: null, et0: null });
     const noPressure = developerFields(input(GRID.z, {}, { surface_pressure: null }), ALL);
     expect(noPressure.wbgt).toBeNull();
-    expect(noPressure.et0).not.toBeNull(); // FAO-56 takes the pressure from the elevation
+    // FAO-56 takes the pressure from the elevation (eq. 7) when the grid gives none.
+    const fromElevation = et0Hourly({ periodStart: new Date(NOON.getTime() - 3_600_000), lat: LAT, lon: LON, elevationM: GRID.z, temperatureC: GRID.t, dewPointC: dewPoint(GRID.t, GRID.rh), shortwaveRadiation: GRID.sw, windSpeed: WIND });
+    expect(noPressure.et0).toEqual({ value: Math.round(fromElevation * 100) / 100, period_hours: 1 });
     const noTemp = developerFields(input(GRID.z, { temperatureC: null }), ALL);
     expect(noTemp).toMatchObject({ comfort: null, wbgt: null, frost: null, et0: null });
   });
