@@ -11,6 +11,7 @@ import { KeyRecordCache } from '../../../api/access/key-changes.js';
 import { RedisKeyStore } from '../../../api/access/key-store-redis.js';
 import type { KeyRecord } from '../../../api/access/key-store.js';
 import { connectAccessRedis } from '../../../api/access/redis-connection.js';
+import { recordCommands } from '../../support/redis-commands.js';
 import { keyChangeMessage } from './fixtures/key-change-message.js';
 
 const url = process.env.REDIS_URL!;
@@ -27,18 +28,13 @@ afterAll(async () => {
 
 /** Names of the commands `client` sends while `fn` runs. */
 async function commandsDuring(client: Redis, fn: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const send = client.sendCommand.bind(client);
-  client.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
-    sent.push(args[0].name);
-    return send(...args);
-  }) as Redis['sendCommand'];
+  const recording = recordCommands(client);
   try {
     await fn();
   } finally {
-    client.sendCommand = send;
+    recording.stop();
   }
-  return sent;
+  return recording.sent;
 }
 
 function newRecord(): KeyRecord {

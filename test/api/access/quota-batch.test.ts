@@ -13,22 +13,13 @@ import { loadAccessConfig, type AccessConfig } from '../../../api/access/config.
 import { FloodGuard } from '../../../api/access/flood-guard.js';
 import { Quota, type QuotaDecision } from '../../../api/access/quota.js';
 import { connectAccessRedis } from '../../../api/access/redis-connection.js';
+import { recordCommands } from '../../support/redis-commands.js';
 import { CLI_COMMAND, REPO } from './fixtures/api-process.js';
 
 const redis: Redis = await connectAccessRedis(process.env.REDIS_URL!);
 afterAll(async () => {
   await redis.quit();
 });
-
-const commandsSent = (client: Redis): string[] => {
-  const sent: string[] = [];
-  const send = client.sendCommand.bind(client);
-  client.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
-    sent.push(args[0].name);
-    return send(...args);
-  }) as Redis['sendCommand'];
-  return sent;
-};
 
 function quotaConfig(over: Partial<AccessConfig['quota']>): AccessConfig['quota'] {
   return { ...loadAccessConfig({}).quota, ...over };
@@ -42,7 +33,7 @@ describe('quota decisions in batches (Redis)', () => {
     try {
       const q = new Quota(quotaConfig({ developer: { day: 10_000, minute: 15 } }), client);
       await q.consume(randomUUID(), 'developer'); // loads the script (EVALSHA, then EVAL)
-      const sent = commandsSent(client);
+      const { sent } = recordCommands(client);
       const calls = q.batcher!.sent.calls;
       const id = randomUUID();
       // 40 asked in the same pass of the event loop, as a server asks for the requests it read together.

@@ -10,6 +10,7 @@ import { loadAccessConfig, type AccessConfig } from '../../../api/access/config.
 import { Quota, bindingWindow } from '../../../api/access/quota.js';
 import { FloodGuard } from '../../../api/access/flood-guard.js';
 import { connectAccessRedis } from '../../../api/access/redis-connection.js';
+import { recordCommands } from '../../support/redis-commands.js';
 
 // Connected before any test: a limiter with a not-ready client would silently use its in-memory insurance.
 const redis: Redis = await connectAccessRedis(process.env.REDIS_URL!);
@@ -124,12 +125,7 @@ describe.each([
 describe('Quota in Redis', () => {
   it('takes a request from both windows in one round trip (one script call)', async () => {
     const client = await connectAccessRedis(process.env.REDIS_URL!);
-    const sent: string[] = [];
-    const send = client.sendCommand.bind(client);
-    client.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
-      sent.push(args[0].name);
-      return send(...args);
-    }) as Redis['sendCommand'];
+    const { sent } = recordCommands(client);
     try {
       const q = new Quota(loadAccessConfig({}).quota, client);
       const id = randomUUID();
