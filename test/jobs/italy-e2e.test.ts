@@ -19,7 +19,9 @@
  *   stores, step 0 nulls and `jobs status` are checked in nwp-fallback.test.ts.)
  * - nwp-soil, marine, uv-nrt, soil (ERA5-Land, the past): each job's
  *   stored value at one point against ecCodes' grib_get or netCDF4-python.
- * - weather.php with Free, Developer and Business keys for now.
+ * - weather.php with Free, Developer and Business keys for now; comfort (UTCI)
+ *   and uv_index 700 m above the Po-plain node against ./support/point-reference.ts,
+ *   soil and waves against grib_get and netCDF4-python.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, utimesSync } from 'node:fs';
@@ -36,10 +38,10 @@ import { TileStore } from '../../tiles/read/reader.js';
 import { marineReference } from '../ingest/products/marine-reference.js';
 import { iconEuPath } from '../support/emulators/dwd-opendata.js';
 import { camsGlobalOzoneAt, H, K, LAND, runsNear, SEA } from '../support/italy-live/content.js';
-import { uvIndexClearSky } from '../../science/index.js';
 import { startLiveProviders, type LiveProviders } from '../support/italy-live/providers.js';
 import { dataFile, describeShared } from '../support/shared-data.js';
 import { tempRoot, uniquePrefix, waitFor } from './support/harness.js';
+import { pointComfortUv } from './support/point-reference.js';
 import { spawnWorker, type WorkerProcess } from './support/worker-process.js';
 
 const PY = '/usr/bin/python3';
@@ -48,6 +50,8 @@ const PLANS = ['free', 'developer', 'business'] as const;
 /** Free's fields, which every plan receives (interface spec). */
 const FREE_FIELDS = ['icon', 'condition', 'temperature', 'temperature_source', 'dew_point', 'humidity', 'pressure_msl', 'wind_speed', 'wind_direction', 'wind_gust', 'temperature_trend_3h', 'valid_time'];
 const DEM_TIF = (dir: string) => join(dir, 'nita1k.tif');
+/** A point above the Po-plain node (about 50 m in the ICON-2I orography), so that the altitude correction acts. */
+const ALT_M = 700;
 const grib = (args: string[]) => Number(execFileSync('grib_get', args, { encoding: 'utf8' }).trim());
 
 describeShared('live Italy: italy.jobs.json on every emulated provider, the scheduler, two worker processes, the API', () => {
@@ -228,36 +232,66 @@ describeShared('live Italy: italy.jobs.json on every emulated provider, the sche
       expect((b.pollen as { source: string }).source).toBe('cams, CAMS European regional ENSEMBLE 0.1°');
     }
     expect(free).not.toHaveProperty('air_quality');
-    // comfort: UTCI from the longwave ICON-2I's net longwave and ground temperature give, L↓ = ATHB_S/ε + σT_G⁴
-    // (ε = 0.98) from grib_get at the node and hour, and the UTCI the API answers with it.
+    // The longwave UTCI takes, from ICON-2I's net longwave and ground temperature: L↓ = ATHB_S/ε + σT_G⁴ (ε = 0.98),
+    // grib_get at the node and hour.
     const at = ['-l', `${LAND.lat},${LAND.lon},1`];
     const step = (hour - live.icon.complete.run.getTime()) / H;
     const net = grib(['-w', `endStep=${step}`, ...at, live.icon.complete.variables.ATHB_S![0]!.path]);
     const ground = grib(['-w', `step=${step}`, ...at, live.icon.complete.variables.T_G![0]!.path]);
     const longwave = (await store().sample('nwp', LAND.lat, LAND.lon, hour, ['longwave_radiation'])).values.longwave_radiation!;
     expect(Math.abs(longwave - (net / 0.98 + 5.670374419e-8 * ground ** 4))).toBeLessThanOrEqual(0.2);
-    for (const b of [developer, business]) expect((b.comfort as { value: unknown } | null)?.value, JSON.stringify(b.comfort)).toEqual(expect.any(Number));
-    // uv_index: a number at any hour (0 at night), its clear-sky part from CAMS global's ozone at the valid time
-    // (netCDF4-python) through the science library; the cloud term from LSA SAF where its clear-sky index
-    // covers now (daytime), else from ICON-2I's radiation.
+    // comfort and uv_index for a point 700 m up at the Po-plain node (the altitude correction moves the air
+    // temperature and Tmrt's ground term), against ./support/point-reference.ts: the node's values from
+    // grib_get, Tmrt (Di Napoli et al. 2020), UTCI_approx (Bröde et al. 2012, checked there on the reference cases),
+    // the clear-sky UV index (Madronich 2007) with CAMS global's ozone (netCDF4-python) and the cloud factor of
+    // docs/uv.md: LSA SAF's k where it covers now (the files were made with k = K), else ICON-2I's shortwave.
     const k = (await store().sample('uv-nrt', LAND.lat, LAND.lon, now.getTime())).values.clear_sky_index ?? null;
-    for (const b of [developer, business]) {
-      const uv = b.uv_index as { value: number; clear_sky: number; source: string };
-      expect(uv?.value, JSON.stringify(b.uv_index)).toEqual(expect.any(Number));
+    const aloft = [await weather('developer', LAND, `&alt=${ALT_M}`), await weather('business', LAND, `&alt=${ALT_M}`)];
+    const refs = pointComfortUv(live.icon.complete, { ...LAND, altM: ALT_M }, aloft.map((b) => {
+      const validMs = Date.parse(b.valid_time as string);
+      return { validMs, ozoneDu: camsGlobalOzoneAt(ozoneFile(), LAND.lat, LAND.lon, validMs), satelliteK: k === null ? null : K };
+    }));
+    aloft.forEach((b, i) => {
+      const ref = refs[i]!;
+      const sp = ref.spread;
+      const what = `${JSON.stringify(ref)} against ${JSON.stringify({ temperature: b.temperature, comfort: b.comfort, uv_index: b.uv_index })}`;
+      // Tolerances: the API's rounding to 0.1 (0.05), the store's 0.01 packing of T and Tmrt, and what the Sun's
+      // position moves (the fixture's spread: the value with the Sun 0.02° higher and lower; large only near the horizon).
+      expect(Math.abs((b.temperature as number) - ref.temperature), what).toBeLessThanOrEqual(0.06);
+      const comfort = b.comfort as { value: number; category: string; mean_radiant_temperature: number } | null;
+      if (ref.utci === null) expect(comfort, what).toBeNull();
+      else if (sp.utci !== null) {
+        expect(Math.abs(comfort!.mean_radiant_temperature - ref.tmrt), what).toBeLessThanOrEqual(0.06 + sp.tmrt!);
+        expect(Math.abs(comfort!.value - ref.utci), what).toBeLessThanOrEqual(0.07 + sp.utci);
+        // The category of the unrounded UTCI, unless that lies within the tolerance of an edge (either side then).
+        if (ref.edges.every((e) => Math.abs(ref.utci! - e) > 0.07 + sp.utci!)) expect(comfort!.category, what).toBe(ref.category!.replace(/ /g, '_'));
+      }
+      const uv = b.uv_index as { value: number; clear_sky: number; cloud_modification: number; source: string };
       expect(uv.source).toMatch(/^clear-sky UV index \(Madronich 2007, CAMS global forecast total ozone\) × /);
-      expect(uv.source.includes('LSA SAF')).toBe(k !== null);
-      const valid = new Date(b.valid_time as string);
-      const clear = uvIndexClearSky({ time: valid, lat: LAND.lat, lon: LAND.lon, totalOzone: camsGlobalOzoneAt(ozoneFile(), LAND.lat, LAND.lon, valid.getTime()) });
-      expect(Math.abs(uv.clear_sky - clear)).toBeLessThanOrEqual(0.06);
-    }
-    // Business: soil for now from ICON-2I's layers, the sea from the marine job.
-    const soil = business.soil as { source: string; soil_moisture_1_3cm?: number; moisture_1_3cm: number };
+      expect(uv.source.includes('LSA SAF'), what).toBe(k !== null);
+      expect(Math.abs(uv.clear_sky - ref.uv_clear_sky), what).toBeLessThanOrEqual(0.05 + sp.uv_clear_sky!);
+      expect(Math.abs(uv.cloud_modification - ref.cloud_modification), what).toBeLessThanOrEqual(0.005 + sp.cloud_modification!);
+      expect(Math.abs(uv.value - ref.uv_index), what).toBeLessThanOrEqual(0.05 + sp.uv_index!);
+    });
+    // Business: soil for now from ICON-2I's layers: θ = W_SO / 20 kg/m² (1–3 cm) at the node by grib_get, linear
+    // between the steps around the valid time; 3 decimals in the answer.
+    const soil = business.soil as { source: string; moisture_1_3cm: number };
     expect(soil.source).toBe('nwp-soil, ICON-2I');
-    expect(soil.moisture_1_3cm).toBeGreaterThan(0.29);
+    const soilAt = (b: Record<string, unknown>) => {
+      const h = (Date.parse(b.valid_time as string) - live.icon.complete.run.getTime()) / H;
+      const theta = (s: number) => grib(['-w', `step=${s}`, ...at, live.icon.complete.variables.W_SO![0]!.path]) / 20;
+      return (1 - (h - Math.floor(h))) * theta(Math.floor(h)) + (h - Math.floor(h)) * theta(Math.floor(h) + 1);
+    };
+    expect(Math.abs(soil.moisture_1_3cm - soilAt(business))).toBeLessThanOrEqual(0.0006);
     expect(developer).not.toHaveProperty('soil');
-    const coastal = (await weather('business', SEA)).coastal as { wave_height: number; source: string };
+    // The sea from the marine job: VHM0 over the sea cells around the point (netCDF4-python), linear between the
+    // hourly fields from the hour now lies in; 2 decimals in the answer, the store's packing (0.01) besides.
+    const sea = await weather('business', SEA);
+    const coastal = sea.coastal as { wave_height: number; source: string };
     expect(coastal.source).toBe('marine, Copernicus Marine MED (SST L4 NRT, MEDWAM waves, MED physics thetao)');
-    expect(coastal.wave_height).toBeGreaterThan(0);
+    const x = (Date.parse(sea.valid_time as string) - hour) / H;
+    const [h0, h1] = [0, 1].map((i) => marineReference({ kind: 'netcdf', file: live.marineFiles.waves, var: 'VHM0', time_index: Math.floor(x) + i, points: [SEA] })[0]!.bilinear_sea!);
+    expect(Math.abs(coastal.wave_height - ((1 - (x % 1)) * h0! + (x % 1) * h1!))).toBeLessThanOrEqual(0.015);
   }, 180_000);
 });
 
