@@ -2,7 +2,7 @@
  * `npm run bench`: the speed figures of docs/benchmarks.md, from one run.
  * Builds the bench data once (./data.ts: a national nwp store and a DEM
  * through the real writer) and one API key per plan measured (./api-key.ts),
- * then runs the sections of ./sections.ts in order, each printing its
+ * unless every section run builds its own (./section.ts `ownData`), then runs the sections of ./sections.ts in order, each printing its
  * figures, and last prints every target beside its figure, PASS or FAIL
  * (./targets.ts).
  *
@@ -23,7 +23,7 @@ import { integerSetting, setting } from '../config/environment.js';
 import { benchPlans, createBenchKey } from './api-key.js';
 import { buildBenchData, GRID, STEPS } from './data.js';
 import type { BenchContext } from './section.js';
-import { selectSections } from './sections.js';
+import { needsBenchData, selectSections } from './sections.js';
 import { describeTargets } from './targets.js';
 
 async function main(): Promise<void> {
@@ -31,12 +31,16 @@ async function main(): Promise<void> {
   const sections = selectSections(setting(env, 'BENCH_SECTIONS'));
   const root = mkdtempSync(join(tmpdir(), 'mp-bench-'));
   try {
-    const t = performance.now();
-    const firstValidMs = await buildBenchData(root, Date.now());
-    console.log(`bench data: nwp ${GRID.nx}×${GRID.ny} cells (0.025°×0.02°), ${STEPS} hourly steps, 22 variables (Free and Developer inputs); dem 0.01°; written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-    // weather.php is called as a client calls it: a real key in X-API-Key (the bare route gets the same header).
-    const keys = [];
-    for (const plan of benchPlans()) keys.push({ plan, apiKey: await createBenchKey(root, plan) });
+    // Sections that build their own data (the reanalysis year) run alone without the nwp store (about a minute).
+    let firstValidMs = NaN;
+    const keys: Array<BenchContext['keys'][number]> = [];
+    if (needsBenchData(sections)) {
+      const t = performance.now();
+      firstValidMs = await buildBenchData(root, Date.now());
+      console.log(`bench data: nwp ${GRID.nx}×${GRID.ny} cells (0.025°×0.02°), ${STEPS} hourly steps, 22 variables (Free and Developer inputs); dem 0.01°; written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      // weather.php is called as a client calls it: a real key in X-API-Key (the bare route gets the same header).
+      for (const plan of benchPlans()) keys.push({ plan, apiKey: await createBenchKey(root, plan) });
+    }
     const ctx: BenchContext = {
       root,
       firstValidMs,

@@ -33,5 +33,7 @@ export interface BenchSection {
   readonly name: string;
   /** Sections whose results this one reads (run first even when not selected). */
   readonly needs?: readonly string[];
+  /** It builds its own data and reads nothing of the context but `checks`: run alone, the nwp store and keys are not built. */
+  readonly ownData?: boolean;
   readonly run: (ctx: BenchContext) => Promise<void>;
 }

@@ -12,7 +12,7 @@ export const SECTIONS: readonly BenchSection[] = [
   { name: 'http', run: async (ctx) => (await import('./http-report.js')).runHttpSection(ctx) },
   { name: 'random-points', needs: ['http'], run: async (ctx) => (await import('./random-points.js')).runRandomPointsSection(ctx) },
   { name: 'cold-phase', run: async (ctx) => (await import('./cold-phase.js')).runColdPhaseSection(ctx) },
-  { name: 'reanalysis', run: async (ctx) => (await import('./reanalysis.js')).runReanalysisSection(ctx) },
+  { name: 'reanalysis', ownData: true, run: async (ctx) => (await import('./reanalysis.js')).runReanalysisSection(ctx) },
 ];
 
 /**
@@ -33,4 +33,9 @@ export function selectSections(raw: string | undefined, all: readonly BenchSecti
   };
   for (const n of names) add(n);
   return all.filter((s) => wanted.has(s.name));
+}
+
+/** Whether the run must build the nwp store and keys (./data.ts): some section reads them (not `ownData`). */
+export function needsBenchData(sections: readonly BenchSection[]): boolean {
+  return sections.some((s) => !s.ownData);
 }

@@ -85,6 +85,7 @@ export const VARIABLES: readonly VariableSpec[] = Object.freeze([
   { name: 'BENCH_REDIS_URL', kind: { type: 'redis-url' }, default: '', description: '`npm run bench`: serve weather.php with its keys and quotas in this Redis (as a multi-replica deployment); unset: embedded keys, in-memory quotas', usedBy: 'bench' },
   { name: 'BENCH_RANDOM_REQUESTS', kind: int(1), default: '1000000', description: '`npm run bench`: requests of the random-points run, after which the server\'s RSS is checked against its tile cache size plus a stated overhead', usedBy: 'bench' },
   { name: 'BENCH_REANALYSIS_DAYS', kind: int(1), default: '365', description: '`npm run bench`: days of the generated ERA5 year the reanalysis case ingests', usedBy: 'bench' },
+  { name: 'BENCH_REANALYSIS_DATA', kind: str, default: '', description: '`npm run bench`: a data directory where the generated ERA5 year is already ingested: the reanalysis case measures time= on it and no ingest', usedBy: 'bench' },
   { name: 'BENCH_TIME_REQUESTS', kind: int(1), default: '5000', description: '`npm run bench`: time= requests at random points and hours of the reanalysis year, at the default cache (their p99 is checked)', usedBy: 'bench' },
   { name: 'BENCH_PROFILE_DIR', kind: str, default: '', description: '`npm run bench`: write CPU profiles of the servers here', usedBy: 'bench' },
 ]);

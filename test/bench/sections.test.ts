@@ -1,6 +1,6 @@
 /** BENCH_SECTIONS: which sections of `npm run bench` run, in which order. */
 import { describe, expect, it } from 'vitest';
-import { SECTIONS, selectSections } from '../../bench/sections.js';
+import { SECTIONS, needsBenchData, selectSections } from '../../bench/sections.js';
 
 const names = (raw: string | undefined) => selectSections(raw).map((s) => s.name);
 
@@ -18,5 +18,11 @@ describe('bench sections', () => {
 
   it('refuses an unknown name, listing the known ones', () => {
     expect(() => selectSections('http,warp')).toThrow(/'warp' is not one of point-lookup, free-field, http, random-points, cold-phase, reanalysis/);
+  });
+
+  it('builds the nwp store only for sections that read it: the reanalysis year alone builds its own', () => {
+    expect(needsBenchData(selectSections('reanalysis'))).toBe(false);
+    expect(needsBenchData(selectSections('reanalysis,free-field'))).toBe(true);
+    expect(needsBenchData(selectSections(undefined))).toBe(true);
   });
 });
