@@ -9,12 +9,15 @@ import { runHttpBench, WIDGET_BENCH_QUERY } from './http.js';
 import { ROUNDS } from './rounds.js';
 import type { BenchContext } from './section.js';
 import { httpChecks } from './targets.js';
+import { processEnv } from '../config/process-env.js';
+import { setting } from '../config/environment.js';
 
 const list = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(', ');
 
 export async function runHttpSection(ctx: BenchContext): Promise<void> {
   const { seconds, connections } = ctx;
-  const http = await runHttpBench({ dataDir: ctx.root, seconds, connections, points: benchPoints(2000), keys: [...ctx.keys] });
+  const redisUrl = setting(processEnv(), 'BENCH_REDIS_URL');
+  const http = await runHttpBench({ dataDir: ctx.root, seconds, connections, points: benchPoints(2000), keys: [...ctx.keys], ...(redisUrl ? { redisUrl } : {}) });
   ctx.http = http;
   const access = ctx.redis ? 'keys and quotas in Redis' : 'embedded keys, in-memory quotas';
   console.log(`HTTP over loopback, ${connections} keep-alive connections, ${seconds} s each in ${ROUNDS} alternating rounds, ${access} (server CPU time per request in brackets):`);
@@ -37,6 +40,10 @@ export async function runHttpSection(ctx: BenchContext): Promise<void> {
     if (!b) continue;
     console.log(`  quota decisions, ${server} server: ${b.decisions} in ${b.calls} Redis script calls (${(b.decisions / Math.max(1, b.calls)).toFixed(1)} per call), ` +
       `round trip mean ${(b.roundTripMs / Math.max(1, b.answered)).toFixed(3)} ms`);
+  }
+  if (http.redisCpu) {
+    const per = (c: { us: number; decisions: number }) => (c.us / Math.max(1, c.decisions)).toFixed(1);
+    console.log(`  Redis server CPU per quota decision (on the same cores): access server ${per(http.redisCpu.access)} µs, weather server ${per(http.redisCpu.weather)} µs`);
   }
   ctx.checks.push(...httpChecks({ ...http, redis: ctx.redis }));
 }

@@ -13,6 +13,7 @@ import type { Plan } from '../api/access/contract.js';
 import type { PointQuery } from '../api/weather/service.js';
 import { combineRounds, median, ROUNDS, type LoadResult } from './rounds.js';
 import { ACCESS_PATH, askChild, BARE_PATH, childCpuUs, withServer, type QuotaBatches, type ServerKind } from './servers.js';
+import { RedisCpuMeter, type RedisCpu } from './redis-cpu.js';
 
 export interface HttpBenchOptions {
   dataDir: string;
@@ -22,6 +23,8 @@ export interface HttpBenchOptions {
   points: PointQuery[];
   /** API keys (bench/api-key.ts), sent in X-API-Key: weather.php is measured once per key, the bare route with the first. */
   keys: Array<{ plan: Plan; apiKey: string }>;
+  /** The Redis of the keys and quotas (BENCH_REDIS_URL), whose CPU time per decision is measured; none with embedded quotas. */
+  redisUrl?: string;
 }
 
 /** A server measured in rounds against the bare route: the ratio per round and the median round, the elapsed_ms its answers carried. */
@@ -185,6 +188,8 @@ export interface HttpBenchResult {
   weather: WeatherResult[];
   /** The quota batches the access-alone and the weather.php server sent over the whole run (warm-ups included). */
   quotaBatches: { access: QuotaBatches; weather: QuotaBatches };
+  /** Redis's CPU time over the measured windows of the access-alone and the weather.php server (./redis-cpu.ts); null without Redis. */
+  redisCpu: { access: RedisCpu; weather: RedisCpu } | null;
 }
 
 export async function runHttpBench(opts: HttpBenchOptions): Promise<HttpBenchResult> {
@@ -197,16 +202,25 @@ export async function runHttpBench(opts: HttpBenchOptions): Promise<HttpBenchRes
         const bare: LoadResult[] = [];
         const access = { rounds: [] as LoadResult[], elapsed: [] as number[] };
         const per = opts.keys.map(() => ({ weather: [] as LoadResult[], widget: [] as LoadResult[], elapsed: [] as number[] }));
-        for (let round = 0; round < ROUNDS; round++) {
-          const warmupMs = round === 0 ? WARMUP_MS : 0;
-          bare.push(await measureWith('bare', bareChild, bareBase, win, firstKey, undefined, false, undefined, warmupMs));
-          access.rounds.push(await measureWith('access', accessChild, accessBase, win, firstKey, elapsedInto(access.elapsed), false, undefined, warmupMs));
-          for (const [k, { apiKey }] of opts.keys.entries()) {
-            const acc = per[k]!;
-            acc.weather.push(await measureWith('weather', child, base, win, apiKey, elapsedInto(acc.elapsed), false, undefined, warmupMs));
-            // widget.php on the same server, same key and points, right after: the box of the base fields, rendered.
-            acc.widget.push(await measureWith('weather', child, base, win, apiKey, undefined, true, undefined, warmupMs));
+        const meter = opts.redisUrl ? new RedisCpuMeter(opts.redisUrl) : null;
+        const redisCpu = meter ? { access: { us: 0, decisions: 0 }, weather: { us: 0, decisions: 0 } } : null;
+        const metered = <R extends LoadResult>(into: RedisCpu | undefined, window: () => Promise<R>) => (meter && into ? meter.around(into, window) : window());
+        try {
+          for (let round = 0; round < ROUNDS; round++) {
+            const warmupMs = round === 0 ? WARMUP_MS : 0;
+            bare.push(await measureWith('bare', bareChild, bareBase, win, firstKey, undefined, false, undefined, warmupMs));
+            access.rounds.push(await metered(redisCpu?.access, () =>
+              measureWith('access', accessChild, accessBase, win, firstKey, elapsedInto(access.elapsed), false, undefined, warmupMs)));
+            for (const [k, { apiKey }] of opts.keys.entries()) {
+              const acc = per[k]!;
+              acc.weather.push(await metered(redisCpu?.weather, () =>
+                measureWith('weather', child, base, win, apiKey, elapsedInto(acc.elapsed), false, undefined, warmupMs)));
+              // widget.php on the same server, same key and points, right after: the box of the base fields, rendered.
+              acc.widget.push(await metered(redisCpu?.weather, () => measureWith('weather', child, base, win, apiKey, undefined, true, undefined, warmupMs)));
+            }
           }
+        } finally {
+          meter?.close();
         }
         const weather = opts.keys.map(({ plan }, k): WeatherResult => {
           const acc = per[k]!;
@@ -219,7 +233,7 @@ export async function runHttpBench(opts: HttpBenchOptions): Promise<HttpBenchRes
         });
         const batches = (c: ChildProcess) => askChild<{ batches: QuotaBatches }>(c, 'quota').then((q) => q.batches);
         const quotaBatches = { access: await batches(accessChild), weather: await batches(child) };
-        return { bare: combineRounds(bare), access: againstBare(access.rounds, bare, access.elapsed), weather, quotaBatches };
+        return { bare: combineRounds(bare), access: againstBare(access.rounds, bare, access.elapsed), weather, quotaBatches, redisCpu };
       }),
     ),
   );
