@@ -16,7 +16,8 @@ export type VariableKind =
   | { type: 'log-level' }
   | { type: 'choice'; values: readonly string[] }
   | { type: 'domain' }
-  | { type: 'tiles' };
+  | { type: 'tiles' }
+  | { type: 'endpoint-url' };
 
 export interface VariableSpec {
   name: string;
@@ -55,7 +56,7 @@ export const VARIABLES: readonly VariableSpec[] = Object.freeze([
   ours('TILES_TIMEOUT_MS', int(100), '5000', 'with the tiles in a bucket: a request to it that has not completed after this long fails; the API answers 503 for what is not cached', 'serve, ingest, worker, tiles', false),
   ours('CACHE_DIR', str, '', 'with the tiles in a bucket: a local directory caching the objects of versions read from it (LRU, bounded by METEOPUNTO_CACHE_MB); unset: none', 'serve, tiles', false),
   ours('CACHE_MB', int(16), '1024', 'with METEOPUNTO_CACHE_DIR: the most its files take, MiB (least recently used go first)', 'serve, tiles', false),
-  { name: 'AWS_ENDPOINT_URL', kind: str, default: '', description: 'with the tiles in a bucket: the S3 endpoint of a store other than AWS (MinIO, Ceph, R2, …); path-style addressing then', usedBy: 'all' },
+  { name: 'AWS_ENDPOINT_URL', kind: { type: 'endpoint-url' }, default: '', description: 'with the tiles in a bucket: the S3 endpoint of a store other than AWS (MinIO, Ceph, R2, …); path-style addressing then', usedBy: 'all' },
   { name: 'AWS_REGION', kind: str, default: 'us-east-1', description: 'with the tiles in a bucket: its region', usedBy: 'all' },
   { name: 'AWS_S3_FORCE_PATH_STYLE', kind: { type: 'choice', values: ['true', 'false'] }, default: '', description: 'with the tiles in a bucket: `true` for path-style addressing without AWS_ENDPOINT_URL, `false` for virtual-hosted with it; unset: path-style exactly when an endpoint is set', usedBy: 'all' },
   ours('TILE_CACHE_MB', int(16), '', 'decoded tile cache of the server, MiB; unset: sized from the published stores (their decoded size plus the largest again, for a new version warmed beside the live one; 256 MiB to half the memory)', 'serve', false),

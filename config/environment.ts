@@ -7,7 +7,7 @@
  */
 import { domainFromEnv, DomainConfigError } from './domain.js';
 import { VARIABLES, variableSpec, type VariableSpec } from './env-variables.js';
-import { isBucketUrl, parseBucketUrl } from './tiles-url.js';
+import { endpointProblem, tilesProblem } from './tiles-url.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -72,11 +72,10 @@ function checkValue(spec: VariableSpec, raw: string): string | null {
       return LOG_LEVELS.has(v) ? null : `expected one of ${[...LOG_LEVELS].join(', ')}`;
     case 'choice':
       return k.values.includes(v) ? null : `expected one of ${k.values.join(', ')}`;
-    case 'tiles': {
-      if (!isBucketUrl(v)) return null;
-      const parsed = parseBucketUrl(v);
-      return 'problem' in parsed ? parsed.problem : null;
-    }
+    case 'tiles':
+      return tilesProblem(v);
+    case 'endpoint-url':
+      return endpointProblem(v);
     case 'domain':
       try {
         domainFromEnv({ [spec.name]: v });

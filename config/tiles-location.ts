@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { processEnv } from './process-env.js';
 import { ConfigError, integerSetting, setting, type Environment } from './environment.js';
 import { dataDir, tilesDir } from './paths.js';
-import { isBucketUrl, parseBucketUrl } from './tiles-url.js';
+import { endpointProblem, isBucketUrl, parseBucketUrl, tilesProblem } from './tiles-url.js';
 
 export type TilesLocation =
   | { kind: 'local'; dir: string }
@@ -35,11 +35,13 @@ export type TilesLocation =
 export function tilesLocation(env: Environment = processEnv(), root: string = dataDir(env)): TilesLocation {
   const raw = setting(env, 'METEOPUNTO_TILES');
   if (raw === undefined) return { kind: 'local', dir: tilesDir(root) };
+  const problem = tilesProblem(raw);
+  if (problem) throw new ConfigError(`METEOPUNTO_TILES='${raw}': ${problem}`);
   if (!isBucketUrl(raw)) return { kind: 'local', dir: resolve(raw) };
-  const parsed = parseBucketUrl(raw);
-  if ('problem' in parsed) throw new ConfigError(`METEOPUNTO_TILES='${raw}': ${parsed.problem}`);
-  const { bucket, prefix } = parsed;
+  const { bucket, prefix } = parseBucketUrl(raw) as { bucket: string; prefix: string };
   const endpoint = setting(env, 'AWS_ENDPOINT_URL');
+  const bad = endpoint === undefined ? null : endpointProblem(endpoint);
+  if (bad) throw new ConfigError(`AWS_ENDPOINT_URL='${endpoint}': ${bad}`);
   const cacheDir = setting(env, 'METEOPUNTO_CACHE_DIR');
   const pathStyle = setting(env, 'AWS_S3_FORCE_PATH_STYLE');
   if (pathStyle !== undefined && !['true', 'false'].includes(pathStyle)) throw new ConfigError(`AWS_S3_FORCE_PATH_STYLE='${pathStyle}': true or false`);

@@ -28,7 +28,7 @@ export async function render(a: RenderArgs): Promise<number> {
   const width = a.width === undefined ? 800 : Number(a.width);
   if (!Number.isInteger(width) || width < 64 || width > 4096) throw new OpsUsageError(`--width must be an integer in 64..4096, got '${a.width}'`);
   const v = await openLiveVersion(dataDir(), a.product);
-  if (!v) throw notPublished(a.product);
+  if (!v) throw await notPublished(a.product);
   const m = v.manifest;
   const info = m.variables[a.variable];
   if (!info) throw new OpsUsageError(`product '${a.product}' has no variable '${a.variable}' (it has: ${Object.keys(m.variables).join(', ')})`);

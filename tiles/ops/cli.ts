@@ -115,7 +115,7 @@ async function point(args: string[]): Promise<number> {
   const store = new TileStore(dataDir());
   await store.readyAll();
   const m = store.manifest(product);
-  if (!m) throw notPublished(product);
+  if (!m) throw await notPublished(product);
   const variables = o.var;
   const unknown = variables?.filter((v) => !(v in m.variables)) ?? [];
   if (unknown.length) throw new UsageError(`product '${product}' has no variable ${unknown.join(', ')} (it has: ${Object.keys(m.variables).join(', ')})`);
@@ -143,7 +143,7 @@ async function info(args: string[]): Promise<number> {
   const store = new TileStore(dataDir());
   await store.readyAll();
   const m = store.manifest(product);
-  if (!m) throw notPublished(product);
+  if (!m) throw await notPublished(product);
   console.log(o.json ? JSON.stringify(m, null, 2) : summary(m));
   return 0;
 }

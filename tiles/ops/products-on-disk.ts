@@ -15,11 +15,17 @@ export function productNames(root: string): string[] {
   }
 }
 
-/** Nothing live for `product`: no such product in the data directory (naming those there), or one not yet published. */
-export function notPublished(product: string): TileError {
+/**
+ * Nothing live for `product`: no such product in the tile storage (naming
+ * those there), or one not yet published. Where: the data directory, or the
+ * bucket (`s3://…`), listed now rather than as its view last saw it.
+ */
+export async function notPublished(product: string): Promise<TileError> {
   const root = dataDir();
-  const names = productNames(root);
-  if (names.includes(product)) return new TileError('PRODUCT_NOT_PUBLISHED', `no tiles published for product '${product}' in ${root}`, { product });
+  const storage = tileStorage(root);
+  const where = storage.kind === 'local' ? root : storage.location;
+  const names = storage.kind === 'local' ? productNames(root) : (await storage.children('').catch(() => ({ dirs: [] as string[] }))).dirs.filter((n) => !n.startsWith('.'));
+  if (names.includes(product)) return new TileError('PRODUCT_NOT_PUBLISHED', `no tiles published for product '${product}' in ${where}`, { product });
   const there = names.length ? `the products there are ${names.join(', ')}` : 'it holds no product yet (`meteopunto demo` builds the sample)';
-  return new TileError('PRODUCT_NOT_PUBLISHED', `no such product '${product}' in ${root}: ${there}`, { product });
+  return new TileError('PRODUCT_NOT_PUBLISHED', `no such product '${product}' in ${where}: ${there}`, { product });
 }

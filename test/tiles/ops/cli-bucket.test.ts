@@ -72,6 +72,22 @@ describe('tiles CLI on a bucket', () => {
     expect(missing.err).toContain('the products there are nwp');
   });
 
+  it('render of a product the bucket does not hold, or of an empty bucket prefix: the message a directory gives, naming the bucket', async () => {
+    const where = env.METEOPUNTO_TILES!;
+    const missing = await tiles(['render', 'cams', '--var', 'pm2p5']);
+    expect(missing.code).toBe(1);
+    expect(missing.err.trim()).toBe(`meteopunto tiles: no such product 'cams' in ${where}: the products there are nwp`);
+    const saved = env;
+    env = { ...env, ...s3.env(`empty-${randomBytes(4).toString('hex')}`) };
+    try {
+      const empty = await tiles(['render', 'nwp', '--var', 'temperature_2m']);
+      expect(empty.code).toBe(1);
+      expect(empty.err.trim()).toBe(`meteopunto tiles: no such product 'nwp' in ${env.METEOPUNTO_TILES}: it holds no product yet (\`meteopunto demo\` builds the sample)`);
+    } finally {
+      env = saved;
+    }
+  });
+
   it('render writes a PNG of the live version', async () => {
     const out = join(tmp, 'nwp.png');
     const r = await tiles(['render', 'nwp', '--var', 'temperature_2m', '--time', new Date(T0).toISOString(), '--out', out]);
