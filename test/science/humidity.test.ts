@@ -59,6 +59,19 @@ describe('humidity (Magnus, Alduchov & Eskridge 1996)', () => {
     expect(frostPoint(0, 50, 'ice')).toBeCloseTo(-8.166419, 5);
   });
 
+  it('gives the dew point over water for a frost point of exactly 0 °C', () => {
+    // RH chosen so that e = es(1 °C)·RH/100 is 6.112 hPa to the last bit: the ice curve's value at
+    // 0 °C, so Tf = 0 exactly. By hand, over water: γ = ln(6.112/6.1094) = 4.25483e-4,
+    // Td = 243.04 γ/(17.625 − γ) = 0.0058673 °C (not the 0 °C of the ice branch).
+    expect(frostPoint(1, 93.07204793874861)).toBeCloseTo(0.0058673, 6);
+  });
+
+  it('clamps RH to 0..100 %', () => {
+    expect(vapourPressure(20, -5)).toBe(0);
+    expect(dewPoint(20, -5)).toBe(-Infinity);
+    expect(vapourPressure(20, 120)).toBe(vapourPressure(20, 100));
+  });
+
   it('VPD is zero at saturation and never negative', () => {
     expect(vapourPressureDeficit(25, 25)).toBe(0);
     expect(vapourPressureDeficit(25, 30)).toBe(0);

@@ -38,4 +38,33 @@ describe('meanRadiantTemperature (Di Napoli et al. 2020)', () => {
     expect(Number.isFinite(low)).toBe(true);
     expect(meanRadiantTemperature({ temperature: 10, shortwaveRadiation: NaN, directRadiation: 0, longwaveRadiation: 300, cosZenith: 0.5 })).toBeNaN();
   });
+
+  it('counts the beam from cos z = 0.05 up and folds it into diffuse below', () => {
+    // T 10 °C, GHI 50, direct horizontal 40, L↓ 300 W/m², albedo 0.2, εs 0.97. By hand:
+    // L↑ = 0.97σ·283.15⁴ = 353.549, S↑ = 10.
+    // cos z 0.01: beam folded, D↓ 50, I* 0: absorbed = 0.5(300 + 353.549) + (0.7/0.97)(0.5·60) = 348.424,
+    //   Tmrt = (348.424/σ)^¼ − 273.15 = 6.8281 °C.
+    // cos z 0.05 (γ = 2.86598°): I* = 40/0.05 = 800, D↓ 10, fp = 0.308 cos(2.86598·(0.998 − 2.86598²/50000)) = 0.307616,
+    //   absorbed = 326.775 + (0.7/0.97)(0.5·20 + 0.307616·800) = 511.584, Tmrt = 35.0455 °C.
+    const at = (cosZenith: number) =>
+      meanRadiantTemperature({ temperature: 10, shortwaveRadiation: 50, directRadiation: 40, longwaveRadiation: 300, cosZenith });
+    expect(at(0.01)).toBeCloseTo(6.8281, 3);
+    expect(at(0.05)).toBeCloseTo(35.0455, 3);
+  });
+
+  it('returns NaN when any input is not finite', () => {
+    const ok = { temperature: 10, shortwaveRadiation: 50, directRadiation: 40, longwaveRadiation: 300, cosZenith: 0.5 };
+    expect(Number.isFinite(meanRadiantTemperature(ok))).toBe(true);
+    // Each of these would otherwise come out finite or infinite, not NaN (a NaN beam below cos z 0.05 is dropped).
+    for (const bad of [
+      { temperature: Infinity },
+      { shortwaveRadiation: Infinity },
+      { directRadiation: NaN, cosZenith: 0.01 },
+      { longwaveRadiation: Infinity },
+      { cosZenith: Infinity },
+      { surfaceTemperature: -Infinity },
+    ]) {
+      expect(meanRadiantTemperature({ ...ok, ...bad }), JSON.stringify(bad)).toBeNaN();
+    }
+  });
 });
