@@ -58,7 +58,8 @@ export async function measureTimeRequests(root: string, days: number, requests: 
   const rssGrowth = process.memoryUsage().rss - rssBefore;
   gc.disconnect();
   lat.sort((a, b) => a - b);
-  const st = tiles.cacheStats();
+  // The period store's blocks: the reader's history cache and its budget (tiles/read/cache-budget.ts).
+  const st = tiles.cacheStats().history;
   const p99 = quantile(lat, 0.99);
   console.log(
     `  time= at random points and hours of ${YEAR} (Free fields, default cache ${(st.maxBytes / MIB).toFixed(0)} MiB, from cold, load ${load0.toFixed(1)}–${loadavg()[0]!.toFixed(1)}): ` +

@@ -1,13 +1,18 @@
 /**
- * The point reader's default cache budget, sized from what is published:
+ * The point reader's default cache budgets, sized from what is published:
  * requests spread over the whole country touch every chunk of the stores
  * they read, and a cache smaller than that thrashes (each miss decodes a
  * whole chunk). So the default is the decoded size of every live store
- * except period stores (reanalysis years: rare requests, tens of GB in all),
- * plus the largest of them again: a server warming a new version before it
- * answers (./warm.ts) holds it beside the live one until the switch; at
- * least {@link MIN_CACHE_BYTES} and at most half the machine's memory.
- * METEOPUNTO_TILE_CACHE_MB overrides it.
+ * except period stores, plus the largest of them again: a server warming a
+ * new version before it answers (./warm.ts) holds it beside the live one
+ * until the switch; at least {@link MIN_CACHE_BYTES} and at most half the
+ * machine's memory. METEOPUNTO_TILE_CACHE_MB overrides it.
+ *
+ * Period stores (reanalysis years: `time=` at any hour since 1940, tens of
+ * GB decoded in all) have a cache of their own, {@link HISTORY_CACHE_BYTES},
+ * so that history traffic never evicts the forecast's blocks: it cannot
+ * hold them all whatever its size, and a miss there costs a few ms
+ * (docs/benchmarks-journal.md).
  */
 import { readdirSync } from 'node:fs';
 import { totalmem } from 'node:os';
@@ -16,6 +21,13 @@ import { readManifestView } from '../manifest-file.js';
 import { tileStorage, type TilesAt } from '../storage/open.js';
 
 export const MIN_CACHE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The period stores' cache: 256 MiB, about a third of an ERA5 year of Italy at 0.25° as a Free request reads
+ * it (8 variables × 20 tiles × 35 time chunks × 128 KiB = 700 MiB), so about every other random `time=`
+ * of one year is a miss.
+ */
+export const HISTORY_CACHE_BYTES = 256 * 1024 * 1024;
 
 /**
  * Bytes the reader's cache holds for a whole store decoded (int16 2 bytes, float32 4, per cell and step): chunks

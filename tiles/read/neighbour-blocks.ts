@@ -22,7 +22,11 @@ export class NeighbourBlocks {
   /** Date.now() / 1000 of the current lookup, whole seconds: chunk recency is refreshed at most once a second. */
   nowS = 0;
 
-  constructor(private readonly cache: ChunkCache) {}
+  /** `history`: the period stores' cache (VersionState `period`), `cache` the others'. */
+  constructor(
+    private readonly cache: ChunkCache,
+    private readonly history: ChunkCache,
+  ) {}
 
   /** Room for every kind of `vs`. */
   reserve(nKinds: number): void {
@@ -60,15 +64,16 @@ export class NeighbourBlocks {
   private block(vs: VersionState, wk: number, c: number, missing: BlockRequest[] | null, loaded: Map<number, ChunkData> | null): ChunkData | undefined {
     const slot = wk * vs.nChunks + c;
     const id = vs.idBase + slot;
+    const cache = vs.period ? this.history : this.cache;
     let data = vs.slots[slot];
     if (data !== undefined) {
       // Keep the LRU's order meaningful without updating it on every read: once a second per block.
       if (vs.slotTouchedS[slot] !== this.nowS) {
         vs.slotTouchedS[slot] = this.nowS;
-        this.cache.get(id);
+        cache.get(id);
       }
     } else {
-      data = this.cache.get(id);
+      data = cache.get(id);
       if (data !== undefined) {
         vs.slots[slot] = data;
         vs.slotTouchedS[slot] = this.nowS;

@@ -43,8 +43,9 @@ export class PointLookup {
   private isoMs1 = NaN;
   private iso1 = '';
 
-  constructor(cache: ChunkCache) {
-    this.nb = new NeighbourBlocks(cache);
+  /** `history`: the period stores' cache, `cache` the others'. */
+  constructor(cache: ChunkCache, history: ChunkCache) {
+    this.nb = new NeighbourBlocks(cache, history);
   }
 
   /** The caller's clock, ms: block recency in the cache is refreshed by it at most once a second. */

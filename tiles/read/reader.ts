@@ -22,7 +22,7 @@ import { manifestKey } from '../manifest-file.js';
 import { PERIOD_INDEX_FILE } from '../layout.js';
 import { readPeriodIndexView } from '../period-index.js';
 import { ChunkCache, type BlockRequest, type ChunkData } from './chunk-cache.js';
-import { autoCacheBytes } from './cache-budget.js';
+import { autoCacheBytes, HISTORY_CACHE_BYTES } from './cache-budget.js';
 import { PointLookup } from './point-lookup.js';
 import { tileStorage, type TilesAt } from '../storage/open.js';
 import type { TileStorage } from '../storage/types.js';
@@ -31,6 +31,8 @@ import { VersionWarmer, type WarmPlan, type WarmReport } from './warm.js';
 export interface TileStoreOptions {
   /** Chunk cache budget in bytes (default: sized from the stores published when the store opens, ./cache-budget.ts). */
   cacheBytes?: number;
+  /** The period stores' (reanalysis years') own cache budget in bytes (default {@link HISTORY_CACHE_BYTES}). */
+  historyCacheBytes?: number;
   /** Minimum interval between two checks of a store's current.json (default 1000 ms). */
   manifestCheckMs?: number;
   /** Threads decoding cold blocks off the event loop (./decode-pool.ts); 0 or absent: on the calling thread. */
@@ -44,6 +46,19 @@ export interface TileStoreOptions {
   onWarm?: (r: WarmReport) => void;
 }
 
+/** What a cache holds and has done. */
+export interface CacheStats {
+  bytes: number;
+  chunks: number;
+  maxBytes: number;
+  hits: number;
+  misses: number;
+}
+
+function statsOf(c: ChunkCache): CacheStats {
+  return { bytes: c.bytes, chunks: c.size, maxBytes: c.maxBytes, hits: c.hits, misses: c.misses };
+}
+
 /** A store's version as pinned for one request (opaque to callers: pass it back to the `…In` methods). */
 export type PinnedVersion = VersionState;
 
@@ -51,6 +66,8 @@ const MAX_LOAD_ROUNDS = 4;
 
 export class TileStore {
   private readonly cache: ChunkCache;
+  /** Period stores' blocks, in a budget of their own (./cache-budget.ts): `time=` at random hours never evicts the forecast's. */
+  private readonly history: ChunkCache;
   private readonly versions: LiveVersions;
   private readonly warmer: VersionWarmer | undefined;
   /** The start's warm (warmLive) while it runs. */
@@ -72,7 +89,9 @@ export class TileStore {
     // The larger pool first: the process-wide pool is replaced when a larger one is asked for (./decode-pool.ts).
     const lanes = Math.max(1, threads, availableParallelism());
     const warmDecode = opts.warm ? this.loader(threadDecoder(lanes)) : undefined;
-    this.cache = new ChunkCache(opts.cacheBytes ?? autoCacheBytes(this.storage), (id) => this.dropSlot(id), this.loader(threads > 0 ? threadDecoder(threads) : readBlock));
+    const decode = this.loader(threads > 0 ? threadDecoder(threads) : readBlock);
+    this.cache = new ChunkCache(opts.cacheBytes ?? autoCacheBytes(this.storage), (id) => this.dropSlot(id), decode);
+    this.history = new ChunkCache(opts.historyCacheBytes ?? HISTORY_CACHE_BYTES, (id) => this.dropSlot(id), decode);
     if (opts.warm && warmDecode) {
       const w = new VersionWarmer(this.cache, opts.warm, warmDecode, opts.onWarm, lanes);
       this.warmer = w;
@@ -80,7 +99,7 @@ export class TileStore {
     } else {
       this.versions = new LiveVersions(this.storage, opts.manifestCheckMs ?? 1000);
     }
-    this.points = new PointLookup(this.cache);
+    this.points = new PointLookup(this.cache, this.history);
   }
 
   /**
@@ -160,9 +179,11 @@ export class TileStore {
     return this.entryOf(key)?.state?.timesMs ?? null;
   }
 
-  /** Decoded bytes and blocks held in the cache (for /healthz and the benchmark). */
-  cacheStats(): { bytes: number; chunks: number; maxBytes: number; hits: number; misses: number } {
-    return { bytes: this.cache.bytes, chunks: this.cache.size, maxBytes: this.cache.maxBytes, hits: this.cache.hits, misses: this.cache.misses };
+  /** Decoded bytes and blocks held in the caches, budgets and counts (for /healthz and the benchmark): both caches, and the period stores' alone. */
+  cacheStats(): CacheStats & { history: CacheStats } {
+    const f = statsOf(this.cache);
+    const h = statsOf(this.history);
+    return { bytes: f.bytes + h.bytes, chunks: f.chunks + h.chunks, maxBytes: f.maxBytes + h.maxBytes, hits: f.hits + h.hits, misses: f.misses + h.misses, history: h };
   }
 
   /**
@@ -215,7 +236,8 @@ export class TileStore {
       const missing: BlockRequest[] = [];
       const r = this.points.run(vs, lat, lon, timeMs, variables, missing, loaded);
       if (r) return r;
-      const got = await Promise.all(missing.map((req) => this.cache.load(req)));
+      const cache = vs.period ? this.history : this.cache;
+      const got = await Promise.all(missing.map((req) => cache.load(req)));
       missing.forEach((req, k) => loaded.set(req.id, got[k]!));
     }
   }

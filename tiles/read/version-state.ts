@@ -19,6 +19,8 @@ import type { TileStorage } from '../storage/types.js';
 export interface VersionState {
   /** Store key: the product, or `<product>/<period>`. */
   key: string;
+  /** A period store (`<product>/<period>`): its blocks go to the reader's history cache (./cache-budget.ts). */
+  period: boolean;
   product: string;
   version: string;
   manifest: Manifest;
@@ -171,6 +173,7 @@ export function versionState(key: string, storage: TileStorage, m: Manifest, idB
   const staticNames = [...vars.values()].filter((v) => v.isStatic).map((v) => v.name);
   const vs: VersionState = {
     key,
+    period: key.includes('/'),
     product: m.product,
     version: m.version,
     manifest: m,

@@ -27,6 +27,9 @@ const GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 20, ny: 12, x0: 7, y0:
 const STEPS = 1100;
 const temp = (x: number, y: number, h: number) => 15 + 0.8 * (y - 40) - 0.3 * (x - 7) + 0.01 * h;
 const rain = (x: number, y: number, h: number) => 0.5 + 0.1 * (x - 7) + 0.05 * (y - 40) + 0.001 * h;
+// Too fine a precision for int16 over its range: stored as float32 (planar float32 blocks, static ones too).
+const pres = (x: number, y: number, h: number) => 1000 + 2.5 * (y - 40) + 1.25 * (x - 7) - 0.0075 * h;
+const rough = (x: number, y: number) => 0.5 * (y - 40) + 0.25 * (x - 7);
 
 const SCRIPT = `
 import json, sys, math
@@ -61,6 +64,8 @@ describe('a store chunked along time', () => {
       temperature_2m: { units: '°C', precision: 0.01, values: tValues },
       precipitation: { units: 'mm', precision: 0.001, values: analytic(GRID, times, rain), interval: { statistic: 'sum', seconds: 3600 } },
       elevation: { units: 'm', precision: 0.1, static: true, values: analytic(GRID, [], (x, y) => 100 * (x - 7) + 50 * (y - 40)) },
+      pressure_msl: { units: 'hPa', precision: 1e-4, values: analytic(GRID, times, pres) },
+      roughness: { units: 'm', precision: 1e-6, static: true, values: analytic(GRID, [], rough) },
     }));
     path = r.path;
     expect(r.manifest.chunk).toEqual({ y: 16, x: 16, t: 256 });
@@ -91,6 +96,8 @@ describe('a store chunked along time', () => {
       // The hourly amount of the hour that holds the time: the step closing it (⌈h⌉).
       expect(s.values.precipitation, `precipitation at ${h} h`).toBeCloseTo(rain(x, y, Math.ceil(h)), 2);
       expect(s.values.elevation).toBeCloseTo(100 * (x - 7) + 50 * (y - 40), 1);
+      expect(s.values.pressure_msl, `pressure at ${h} h`).toBeCloseTo(pres(x, y, h), 3);
+      expect(s.values.roughness).toBeCloseTo(rough(x, y), 5);
     }
   });
 
