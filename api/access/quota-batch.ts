@@ -11,11 +11,12 @@
  *
  * While a call is out, the decisions asked meanwhile wait for its answer
  * and then leave together (or after {@link HOLD_MS}, whichever comes first):
- * under load a call then carries the requests of every batch read during
- * the previous round trip, so Redis and the server each pay one socket
- * write and one wake-up for more requests (measured in
- * docs/benchmarks-journal.md, "The quota call, fewer and lighter"). Alone, a request finds
- * no call out and leaves in the next pass as before.
+ * with requests arriving in every pass of the event loop, a call then
+ * carries those of every pass during the previous round trip instead of one
+ * call per pass. (In the bench's closed loop the calls already alternate and
+ * it changes nothing: docs/benchmarks-journal.md, "The quota call, fewer and
+ * lighter".) Alone, a request finds no call out and leaves in the next pass
+ * as before.
  *
  * A call that fails (Redis down, a command timeout) fails each request of
  * it; each then takes the outage path of ./quota.ts on its own. The hang
@@ -27,7 +28,7 @@ import { consumeMany, defineQuotaScript, type BothWindows, type WindowsRequest }
 
 /**
  * Most decisions in one script call. Redis runs nothing else while a script
- * runs: a cap keeps each call short (about 20 commands per request), and
+ * runs: a cap keeps each call short (up to seven commands per request), and
  * Lua's unpack of the arguments within its limits.
  */
 export const MAX_BATCH = 256;
