@@ -42,6 +42,7 @@ import { startLiveProviders, type LiveProviders } from '../support/italy-live/pr
 import { dataFile, describeShared } from '../support/shared-data.js';
 import { tempRoot, uniquePrefix, waitFor } from './support/harness.js';
 import { pointComfortUv } from './support/point-reference.js';
+import { sunElevationDeg } from './support/sun-almanac.js';
 import { spawnWorker, type WorkerProcess } from './support/worker-process.js';
 
 const PY = '/usr/bin/python3';
@@ -225,9 +226,16 @@ describeShared('live Italy: italy.jobs.json on every emulated provider, the sche
       for (const f of FREE_FIELDS) expect(b[f], f).not.toBeNull();
     }
     expect(free.temperature).toBeCloseTo(business.temperature as number, 5);
-    // Developer: the indices the model's fields allow, air quality and pollen from the CAMS job.
+    // Developer: the indices the model's fields allow, air quality and pollen from the CAMS job: its five
+    // concentrations at the valid time against netCDF4-python on the delivered file (0.05 of rounding, 0.05 as above).
+    const camsFile = live.camsDelivered.get(store().manifest('cams')!.source.run!.slice(0, 10).replace(/-/g, ''))![0]!;
+    const SPECIES = { pm2_5: 'pm2p5_conc', pm10: 'pm10_conc', nitrogen_dioxide: 'no2_conc', ozone: 'o3_conc', sulphur_dioxide: 'so2_conc' };
     for (const b of [developer, business]) {
-      for (const f of ['wbgt', 'frost', 'et0', 'air_quality', 'pollen']) expect(b[f], `${f} in ${JSON.stringify(b)}`).not.toBeNull();
+      for (const f of ['wbgt', 'frost', 'et0', 'pollen']) expect(b[f], `${f} in ${JSON.stringify(b)}`).not.toBeNull();
+      const queries = Object.values(SPECIES).map((v) => ({ var: v, lat: LAND.lat, lon: LAND.lon, time: b.valid_time as string }));
+      const refs = JSON.parse(execFileSync(PY, [join(REPO, 'test/ingest/products/fixtures/cams_bilinear.py'), JSON.stringify({ file: camsFile, queries })], { encoding: 'utf8' })) as number[];
+      const aq = b.air_quality as Record<string, number>;
+      Object.keys(SPECIES).forEach((name, i) => expect(Math.abs(aq[name]! - refs[i]!), `${name} ${aq[name]} against ${refs[i]}`).toBeLessThanOrEqual(0.1));
       expect((b.air_quality as { source: string }).source).toBe('cams, CAMS European regional ENSEMBLE 0.1°');
       expect((b.pollen as { source: string }).source).toBe('cams, CAMS European regional ENSEMBLE 0.1°');
     }
@@ -294,19 +302,3 @@ describeShared('live Italy: italy.jobs.json on every emulated provider, the sche
     expect(Math.abs(coastal.wave_height - ((1 - (x % 1)) * h0! + (x % 1) * h1!))).toBeLessThanOrEqual(0.015);
   }, 180_000);
 });
-
-/**
- * Sun elevation (°) by the Astronomical Almanac's approximate solar coordinates (USNO, ~1′ over 1950–2050),
- * written here apart from geo/: D days from J2000.0, mean anomaly g, mean longitude q, ecliptic longitude L.
- */
-function sunElevationDeg(t: Date, lat: number, lon: number): number {
-  const r = Math.PI / 180;
-  const d = (t.getTime() - Date.UTC(2000, 0, 1, 12)) / 86_400_000;
-  const g = (357.529 + 0.98560028 * d) * r;
-  const l = (280.459 + 0.98564736 * d + 1.915 * Math.sin(g) + 0.02 * Math.sin(2 * g)) * r;
-  const e = (23.439 - 0.00000036 * d) * r;
-  const ra = Math.atan2(Math.cos(e) * Math.sin(l), Math.cos(l)) / r;
-  const decl = Math.asin(Math.sin(e) * Math.sin(l));
-  const ha = ((18.697374558 + 24.06570982441908 * d) * 15 + lon - ra) * r;
-  return Math.asin(Math.sin(lat * r) * Math.sin(decl) + Math.cos(lat * r) * Math.cos(decl) * Math.cos(ha)) / r;
-}
