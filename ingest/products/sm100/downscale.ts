@@ -12,7 +12,7 @@
  * inversions kept, −6.5 K/km where the fit is poor). Then, as the point
  * correction does (api/fields/base/humidity.ts): relative humidity kept and the
  * dew point recomputed at T₁₀₀; surface pressure moved hypsometrically to
- * z₁₀₀; the precomputed indices (UTCI, WBGT, UV, ET0, frost, ...) computed
+ * z₁₀₀; the precomputed index (the mean radiant temperature) computed
  * afresh on the 100 m fields by the same code as nwp's (ingest/indices).
  *
  * Pure apart from reading the two published versions it is given.
