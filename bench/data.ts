@@ -2,7 +2,8 @@
  * The bench's data: a realistic national nwp store written through the real
  * writer — all of Italy at 0.025° × 0.02° (≈ 2.2 km, 484 × 530 cells), 50
  * hourly steps around now, every Free variable and the Developer inputs and
- * precomputed indices a real nwp ingest stores (22 variables),
+ * the one precomputed index a real nwp ingest stores, the mean radiant
+ * temperature (18 variables),
  * terrain-following fields — plus a 0.01° DEM; and the deterministic points
  * every section asks for.
  */
@@ -127,17 +128,13 @@ export async function buildBenchData(root: string, nowMs: number): Promise<numbe
       snowfall_fraction: per((k) => mapCloud(k, (_c, n) => (z[n]! > 1800 ? 1 : 0)), 0.001, '1'),
       weather_code: per((k) => mapCloud(k, (c) => (c > 85 ? 61 : c >= 80 ? 3 : c >= 50 ? 2 : c >= 20 ? 1 : 0)), 1, 'WMO 4677'),
       elevation: { units: 'm', precision: 0.1, static: true, values: [z] },
-      // What a real nwp store adds for the Developer fields: their inputs and the precomputed indices (ingest/indices).
+      // What a real nwp store adds for the Developer fields: their inputs and the one precomputed index (ingest/indices).
       shortwave_radiation: per((k) => shortwave[k]!, 0.1, 'W/m²'),
       direct_radiation: per((k) => mapCloud(k, (c, n) => 0.7 * clearSw(k, n) * (1 - c / 100)), 0.1, 'W/m²'),
       longwave_radiation: per((k) => mapCloud(k, (c, n) => 290 + 0.9 * c + 2 * temps[k]![n]!), 0.1, 'W/m²'),
       surface_pressure: per((k) => separable((lat) => 1013 + 8 * Math.sin(lat / 2 + k / 20), (lon) => -0.2 * (lon - 12), (n) => -0.115 * z[n]!), 0.01, 'hPa'),
       total_ozone: per((k) => separable((lat) => 300 + 20 * Math.sin(lat / 3 + k / 30), (lon) => 5 * Math.cos(lon)), 0.1, 'DU'),
       mean_radiant_temperature: per((k) => mapShortwave(k, (sw, n) => temps[k]![n]! + sw / 40), 0.01, '°C'),
-      utci: per((k) => mapShortwave(k, (sw, n) => temps[k]![n]! + sw / 120 - 1), 0.01, '°C'),
-      uv_index_clear_sky: per((k) => mapCloud(k, (_c, n) => clearSw(k, n) / 85), 0.01, '1'),
-      uv_index: per((k) => mapShortwave(k, (sw) => sw / 85), 0.01, '1'),
-      et0: per((k) => mapShortwave(k, (sw, n) => Math.max(0, 0.0004 * sw + 0.005 * temps[k]![n]!)), 0.001, 'mm'),
     },
   }));
   await writeProductVersion(root, withCatalogue({

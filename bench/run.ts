@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     if (needsBenchData(sections)) {
       const t = performance.now();
       firstValidMs = await buildBenchData(root, Date.now());
-      console.log(`bench data: nwp ${GRID.nx}×${GRID.ny} cells (0.025°×0.02°), ${STEPS} hourly steps, 22 variables (Free and Developer inputs); dem 0.01°; written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      console.log(`bench data: nwp ${GRID.nx}×${GRID.ny} cells (0.025°×0.02°), ${STEPS} hourly steps, 18 variables (Free and Developer inputs); dem 0.01°; written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
       // weather.php is called as a client calls it: a real key in X-API-Key (the bare route gets the same header).
       for (const plan of benchPlans()) keys.push({ plan, apiKey: await createBenchKey(root, plan) });
     }

@@ -35,7 +35,7 @@ import { peakRssBytes } from './peak-rss.js';
 
 export type ServerKind = 'weather' | 'weather-auto' | 'bare' | 'access';
 
-/** Chunk cache for the benchmark: holds the whole national nwp store (~0.6 GB decoded, 22 variables) and the DEM. */
+/** Chunk cache for the benchmark: holds the whole national nwp store (18 variables) and the DEM. */
 export const BENCH_CACHE_BYTES = 1024 * 1024 * 1024;
 
 /** The path each kind of server is loaded at. */
