@@ -175,7 +175,10 @@ export async function run(argv: string[], hooks: ServeHooks = {}): Promise<numbe
   const app = await buildApp({ dataDir: root, tiles, limits: serverLimits(), trustProxy: trustProxy(), logger, requestLines });
   onWarm = (r) => logWarm(app, r);
   // Tiles in a bucket: load its manifests before the first request (a directory is read as requests come).
-  await app.tiles.readyAll().catch((err: unknown) => app.log.error({ err }, `tile storage ${app.tiles.storage.location} unreachable at start: weather.php answers 503 until it answers`));
+  const reachable = await app.tiles.readyAll().then(
+    () => true,
+    (err: unknown) => (app.log.error({ err }, `tile storage ${app.tiles.storage.location} unreachable at start: weather.php answers 503 until it answers`), false),
+  );
   followPublishes(app, setting(env, 'REDIS_URL'));
   const closed = closeOnSignal(app);
   let url: string;
@@ -190,7 +193,8 @@ export async function run(argv: string[], hooks: ServeHooks = {}): Promise<numbe
   }
   app.log.info({ cacheMiB: Math.round(app.tiles.cacheStats().maxBytes / 2 ** 20) }, 'tile cache budget');
   const products = app.products.products();
-  if (!products.some((p) => p.feeds.includes('base'))) app.log.warn({ dataDir: root }, 'no forecast data published yet: weather.php answers 503 until `meteopunto ingest nwp <file>` or `meteopunto demo` runs');
+  // An unreachable store has said so above: "nothing published" would be a second, wrong reason.
+  if (reachable && !products.some((p) => p.feeds.includes('base'))) app.log.warn({ dataDir: root }, 'no forecast data published yet: weather.php answers 503 until `meteopunto ingest nwp <file>` or `meteopunto demo` runs');
   const sample = products.filter((p) => app.tiles.manifest(p.product)?.source.sample === true).map((p) => p.product);
   if (sample.length > 0) app.log.warn({ products: sample }, `serving SAMPLE data (meteopunto demo), not real data: ${sample.join(', ')}`);
   const t0 = performance.now();
