@@ -9,7 +9,7 @@
  *
  * and every masked variable holds, on cells of the other kind within the
  * radius, a copy of the value of that nearest cell (NaN beyond it). So the
- * reader (tiles/read/reader.ts) answers from the four neighbours it reads anyway:
+ * reader (tiles/read/point-lookup.ts) answers from the four neighbours it reads anyway:
  * bilinear over the neighbours of the right kind, weights renormalised; when
  * none is of the right kind, the nearest neighbour's copy, and the distance
  * from the point to the cell it came from. The copies are written at ingest

@@ -2,7 +2,7 @@
  * Length of the interval a stored amount or mean flux covers at a valid
  * time. Precipitation is stored as the amount over the step ending at its
  * time (and radiation as the mean over it), and read at t from the step
- * ending at the first time ≥ t (tiles/read/reader.ts), so that step's length
+ * ending at the first time ≥ t (tiles/read/point-lookup.ts), so that step's length
  * is the one that matters, unless the manifest gives the amount's own
  * interval. 3 mm over a 3-hour step is 1 mm/h (drizzle), not 3 mm/h (rain);
  * a daily amount is not an hourly one.
