@@ -54,6 +54,18 @@ describe('weatherCodeFromState at its thresholds', () => {
     expect(code({ snowfallCm: 0.9, stepHours: 3 })).toBe(73);
   });
 
+  it('takes a step that is not positive as one hour', () => {
+    expect(code({ precipitationMm: 3, stepHours: -3 })).toBe(63); // 3 mm/h
+    expect(code({ precipitationMm: 3, stepHours: 0 })).toBe(63);
+  });
+
+  it('freezing precipitation needs at least half the water liquid: exactly half as snow still counts', () => {
+    // 1 mm/h with 0.35 cm of snow = 0.5 mm of water (0.7 cm/mm) at −1 °C: freezing, 0.5–1.3 mm/h → 57.
+    expect(code({ precipitationMm: 1, snowfallCm: 0.35, temperature2mC: -1 })).toBe(57);
+    // 0.36 cm is more than half: snowfall 0.2–0.8 cm/h → 73.
+    expect(code({ precipitationMm: 1, snowfallCm: 0.36, temperature2mC: -1 })).toBe(73);
+  });
+
   it('a snowfall that is not a number falls back to the snow fraction; an unknown phase diagnoses no freezing', () => {
     expect(code({ precipitationMm: 1, snowfallCm: NaN, snowfallFraction: 1 })).toBe(73); // 1 mm × 0.7 cm/mm
     expect(code({ precipitationMm: 1, temperature2mC: -1, snowfallFraction: NaN })).toBe(55);
