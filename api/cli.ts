@@ -39,6 +39,7 @@ const USAGE = `usage: meteopunto serve [--port <n>] [--host <h>]
 environment: METEOPUNTO_DATA (data directory, default ./data), PORT, HOST, LOG_LEVEL (default info),
              METEOPUNTO_LOG_FORMAT (pretty or json; default pretty on a terminal, else json),
              METEOPUNTO_TILE_CACHE_MB (decoded chunk cache, MiB; default sized from the published stores),
+             METEOPUNTO_HISTORY_CACHE_MB (the reanalysis years' decoded cache, MiB; default 256),
              METEOPUNTO_DECODE_THREADS (threads decoding cold tile blocks; default 0: on the event loop)`;
 
 export interface ServeOptions {
@@ -46,6 +47,8 @@ export interface ServeOptions {
   host: string;
   /** Chunk cache budget, bytes (undefined: the reader's default). */
   cacheBytes?: number;
+  /** The reanalysis years' own decoded cache, bytes (unset: the tile store's default). */
+  historyCacheBytes?: number;
   /** Threads decoding cold blocks off the event loop (0: on it). */
   decodeThreads: number;
 }
@@ -82,13 +85,20 @@ export function parseServeArgs(argv: readonly string[], env: Environment = proce
     if (!(portNum >= 0 && portNum <= 65535)) throw new Error(`${portFrom} must be an integer 0..65535, got '${port}'`);
   }
   const opts: ServeOptions = { port: portNum, host: host ?? DEFAULT_HOST, decodeThreads: decodeThreads(env) };
-  const cache = setting(env, 'METEOPUNTO_TILE_CACHE_MB');
-  if (cache !== undefined) {
-    const mb = /^\d{1,6}$/.test(cache) ? Number(cache) : NaN;
-    if (!(mb >= 16)) throw new Error(`METEOPUNTO_TILE_CACHE_MB must be an integer ≥ 16 (MiB), got '${cache}'`);
-    opts.cacheBytes = mb * 1024 * 1024;
-  }
+  const cache = cacheMiB(env, 'METEOPUNTO_TILE_CACHE_MB');
+  if (cache !== undefined) opts.cacheBytes = cache * 1024 * 1024;
+  const history = cacheMiB(env, 'METEOPUNTO_HISTORY_CACHE_MB');
+  if (history !== undefined) opts.historyCacheBytes = history * 1024 * 1024;
   return opts;
+}
+
+/** A cache budget in MiB from the environment: an integer ≥ 16, or undefined when unset. */
+function cacheMiB(env: Environment, name: string): number | undefined {
+  const raw = setting(env, name);
+  if (raw === undefined) return undefined;
+  const mb = /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
+  if (!(mb >= 16)) throw new Error(`${name} must be an integer ≥ 16 (MiB), got '${raw}'`);
+  return mb;
 }
 
 /**
@@ -167,6 +177,7 @@ export async function run(argv: string[], hooks: ServeHooks = {}): Promise<numbe
   const tiles = new TileStore(root, {
     decodeThreads: opts.decodeThreads,
     ...(opts.cacheBytes !== undefined ? { cacheBytes: opts.cacheBytes } : {}),
+    ...(opts.historyCacheBytes !== undefined ? { historyCacheBytes: opts.historyCacheBytes } : {}),
     warm: defaultReadPlan(),
     onWarm: (r) => onWarm(r),
   });

@@ -60,6 +60,7 @@ export const VARIABLES: readonly VariableSpec[] = Object.freeze([
   { name: 'AWS_REGION', kind: str, default: 'us-east-1', description: 'with the tiles in a bucket: its region', usedBy: 'all' },
   { name: 'AWS_S3_FORCE_PATH_STYLE', kind: { type: 'choice', values: ['true', 'false'] }, default: '', description: 'with the tiles in a bucket: `true` for path-style addressing without AWS_ENDPOINT_URL, `false` for virtual-hosted with it; unset: path-style exactly when an endpoint is set', usedBy: 'all' },
   ours('TILE_CACHE_MB', int(16), '', 'decoded tile cache of the server, MiB; unset: sized from the published stores (their decoded size plus the largest again, for a new version warmed beside the live one; 256 MiB to half the memory)', 'serve', false),
+  ours('HISTORY_CACHE_MB', int(16), '256', 'decoded cache of the reanalysis years (`time=` answers), MiB, apart from the tile cache so that history never evicts the forecast', 'serve', false),
   ours('DECODE_THREADS', int(0), '0', 'threads of `serve` decoding cold tile blocks off the event loop (0: on it)', 'serve', false),
   ours('INDEX_WORKERS', int(0), '', 'worker threads computing the derived indices at ingest (0: on the main thread); unset: one per core, at most 4', 'ingest, worker', false),
   ours('GRIB_PYTHON', str, '/usr/bin/python3', 'Python interpreter driving the ecCodes C library for GRIB decoding', 'ingest, worker', false),

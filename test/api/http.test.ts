@@ -73,6 +73,9 @@ describe('meteopunto serve', () => {
     expect(() => parseServeArgs(['--verbose'], {})).toThrow("unknown option '--verbose'");
     expect(parseServeArgs([], { METEOPUNTO_TILE_CACHE_MB: '512' })).toMatchObject({ port: 8080, host: '127.0.0.1', cacheBytes: 512 * 1024 * 1024 });
     expect(() => parseServeArgs([], { METEOPUNTO_TILE_CACHE_MB: '1.5' })).toThrow('METEOPUNTO_TILE_CACHE_MB must be an integer');
+    expect(parseServeArgs([], { METEOPUNTO_HISTORY_CACHE_MB: '1024' })).toMatchObject({ historyCacheBytes: 1024 * 1024 * 1024 });
+    expect(parseServeArgs([], {})).not.toHaveProperty('historyCacheBytes');
+    expect(() => parseServeArgs([], { METEOPUNTO_HISTORY_CACHE_MB: '8' })).toThrow("METEOPUNTO_HISTORY_CACHE_MB must be an integer ≥ 16 (MiB), got '8'");
     expect(parseServeArgs([], { METEOPUNTO_DECODE_THREADS: '0' })).toMatchObject({ decodeThreads: 0 });
     expect(parseServeArgs([], { METEOPUNTO_DECODE_THREADS: '3' })).toMatchObject({ decodeThreads: 3 });
     expect(() => parseServeArgs([], { METEOPUNTO_DECODE_THREADS: '-1' })).toThrow(/METEOPUNTO_DECODE_THREADS/);
