@@ -14,26 +14,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { meteohubRun, type IconValues } from '../../support/emulators/icon-content.js';
 import { METEOHUB_DATASET, METEOHUB_DIRECTORY, startMeteohubEmulator, type MeteohubEmulator, type MeteohubRun } from '../../support/emulators/meteohub.js';
 import { orographyHeights } from '../../support/icon-grib.js';
-import { ICON2I } from '../../support/italy-live/content.js';
 import { waitForListening } from '../../support/listening.js';
 import { startS3Server, type S3TestServer } from '../../support/s3-server.js';
 import { spawnWorker, type WorkerProcess } from '../../jobs/support/worker-process.js';
 import { tempRoot, uniquePrefix } from '../../jobs/support/harness.js';
 
 const CLI = resolve(import.meta.dirname, '../../../dist/cli/main.js');
+const FEED = resolve(import.meta.dirname, 'children/feed-run.ts');
 export const H = 3_600_000;
 /** Land nodes of the ICON-2I test grid, in Italy: Po plain, Milan, Bologna, Turin, Bolzano. */
 export const POINTS = [
   { lat: 45.1, lon: 9.5 }, { lat: 45.46, lon: 9.19 }, { lat: 44.49, lon: 11.34 }, { lat: 45.07, lon: 7.69 }, { lat: 46.5, lon: 11.35 },
 ];
 
-/** ICON-2I values of run number `k`: 2 m temperature and dew point k K above the live suite's. */
-export function runValues(k: number): IconValues {
-  return { ...ICON2I, T_2M: (z, h) => ICON2I.T_2M!(z, h) + k, TD_2M: (z, h) => ICON2I.TD_2M!(z, h) + k };
-}
 
 /** Steps (h) of `run` covering `from` − 3 h (the trend) to `to` + 1 h. */
 export function stepsCovering(run: Date, from: number, to: number): number[] {
@@ -74,7 +69,13 @@ export async function startReplica(name: string, env: Record<string, string>): P
 
 /** `meteopunto <args>` from dist/, to completion. */
 export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return runChild(CLI, args, env);
+}
+
+/** `node <script> <args>` (a .ts script through tsx), to completion. */
+function runChild(script: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...loader, script, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
@@ -105,8 +106,8 @@ export interface Deployment {
   /** The environment every process of the bucket deployment shares (Redis, queue prefix, bucket, jobs config). */
   shared: Record<string, string>;
   heights: Float64Array;
-  /** Writes run `k` (at `run`, the given steps) and serves it from the emulator. */
-  publishRun(run: Date, k: number, steps: number[]): MeteohubRun;
+  /** Writes run `k` (at `run`, the given steps) in a child process (./children/feed-run.ts), then serves it from the emulator. */
+  publishRun(run: Date, k: number, steps: number[]): Promise<MeteohubRun>;
   worker(name: string, env?: Record<string, string>): WorkerProcess;
   replica(name: string, env?: Record<string, string>): Promise<Replica>;
   /** A new empty directory: one machine's METEOPUNTO_DATA. */
@@ -137,11 +138,12 @@ export async function startDeployment(redisUrl: string, opts: { tickSeconds: num
   };
   return {
     dir, hub, s3, redisUrl, tiles, shared, heights, machineDir,
-    publishRun(run, k, steps) {
-      const all = runValues(k);
-      const values = opts.variables ? Object.fromEntries(opts.variables.map((v) => [v, all[v as keyof IconValues]])) as IconValues : all;
-      const r = meteohubRun(join(dir, `k${k}`), run, steps, values, heights);
-      hub.publish(r);
+    async publishRun(run, k, steps) {
+      const args = [join(dir, `k${k}`), run.toISOString(), String(k), steps.join(','), (opts.variables ?? []).join(',')];
+      const out = await runChild(FEED, args);
+      if (out.code !== 0) throw new Error(`feed-run ${k}: exit ${out.code}: ${out.stderr.slice(-2000)}`);
+      const r = JSON.parse(out.stdout) as MeteohubRun;
+      hub.publish({ ...r, run: new Date(r.run) });
       return r;
     },
     worker(name, env = {}) {

@@ -15,10 +15,19 @@
  * deployment, above any replica's switch delay) is compressed to
  * GC_GRACE_MS here, run by this test after each publish as `tiles gc` would.
  *
+ * The emulated feed writes each run's files in a child process: this process
+ * hosts s3rver, the emulator, the load and the clock, and the files' writing
+ * (seconds of synchronous grib_filter) once stopped them all, every bucket
+ * request timing out meanwhile (docs/deploy.md, the third switch).
+ *
  * SOAK_SECONDS (default 90) lengthens it; docs/development.md gives the
  * longer variants. The figures are printed at the end (docs/deploy.md).
+ * SOAK_LOG_DIR=<dir> writes the replicas' and workers' logs and the soak's
+ * timeline there (soak.json: the bucket's switches, the feed, the gcs, this
+ * process's stalls, every answer).
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { readManifest } from '../../../tiles/manifest-file.js';
 import { bucketVersions, collectBucketGarbage } from '../../../tiles/ops/bucket-gc.js';
@@ -30,13 +39,14 @@ import { H, POINTS, runCli, startDeployment, stepsCovering, type Deployment, typ
 
 const SOAK_MS = 1000 * Number(process.env.SOAK_SECONDS ?? 90);
 const EVERY_MS = 1000 * Number(process.env.SOAK_PUBLISH_SECONDS ?? 20);
-/** deploy.md: every replica answers from a new version within 30 s of its switch in the bucket (this soak measured 4–23 s). */
+/** deploy.md: every replica answers from a new version within 30 s of its switch in the bucket (the soak's figures are there too). */
 const STATED_DELAY_MS = 30_000;
 /** Above the stated delay: a replica still on the previous version may read it whole until then. */
 const GC_GRACE_MS = 35_000;
 /** Between a lane's requests: a steady load that leaves the workers and the bucket (in this process) their share of 2 cores. */
 const PAUSE_MS = 50;
 const RUNS = Math.ceil(SOAK_MS / EVERY_MS) + 1;
+const WORKER_NAMES = ['A', 'B'];
 
 interface Answer { replica: string; sent: number; received: number; status: number; run: number | null; error?: string }
 
@@ -45,6 +55,7 @@ describeShared('soak: new runs into the bucket under a steady load on two replic
   let key: string;
   let replicas: Replica[];
   let workers: WorkerProcess[];
+  const replicaLogs = new Map<string, string[]>();
   const start = Date.now();
   // Runs an hour apart, the newest an hour old at the end, all within the source's late window.
   const runAt = (k: number) => new Date(Math.floor(start / H) * H - (RUNS - k) * H);
@@ -58,8 +69,14 @@ describeShared('soak: new runs into the bucket under a steady load on two replic
     const created = await runCli(['keys', 'create', '--plan', 'free', '--name', 'soak'], { ...d.shared, METEOPUNTO_DATA: d.machineDir('keys') });
     expect(created.code, created.stderr).toBe(0);
     key = parseCreated(created.stdout).key;
-    workers = [d.worker('A'), d.worker('B')];
+    workers = WORKER_NAMES.map((n) => d.worker(n));
     replicas = await Promise.all([d.replica('R1'), d.replica('R2')]);
+    // Each replica's whole log, for SOAK_LOG_DIR (its output() keeps only the end).
+    for (const r of replicas) {
+      const buf: string[] = [];
+      replicaLogs.set(r.name, buf);
+      r.child.stdout!.on('data', (b: Buffer) => buf.push(b.toString()));
+    }
     await Promise.all(workers.map((w) => w.waitForLine((l) => l.event === 'ready', 60_000)));
   }, 180_000);
   afterAll(async () => {
@@ -78,7 +95,22 @@ describeShared('soak: new runs into the bucket under a steady load on two replic
     const bucket = d.s3.storage(d.tiles);
     const end = start + 3 * 60_000 + SOAK_MS;
     // Run k's files cover every instant of the soak (and 3 h before, the trend).
-    const publish = (k: number) => d.publishRun(runAt(k), k, stepsCovering(runAt(k), Date.now(), end));
+    const feed: { run: number; from: number; to: number }[] = [];
+    const publish = async (k: number) => {
+      const from = Date.now();
+      await d.publishRun(runAt(k), k, stepsCovering(runAt(k), from, end));
+      feed.push({ run: k, from, to: Date.now() });
+    };
+    // This process hosts s3rver, the emulator, the load and the clock: a stall of its event loop stops them all.
+    const stalls: { at: number; ms: number }[] = [];
+    let tick = Date.now();
+    const stallTimer = setInterval(() => {
+      const now = Date.now();
+      if (now - tick > 400) stalls.push({ at: tick, ms: now - tick });
+      tick = now;
+    }, 100);
+    stallTimer.unref();
+    const gcs: { after: number; from: number; to: number }[] = [];
     /** When each run became live in the bucket (this process polls current.json every 100 ms). */
     const liveSince: { run: number; at: number; version: string }[] = [];
     const runOf = (iso: string) => Math.round((Date.parse(iso) - runAt(0).getTime()) / H);
@@ -93,7 +125,7 @@ describeShared('soak: new runs into the bucket under a steady load on two replic
     })();
 
     // Run 0, and the replicas' temperature at each point from it: the base every later answer is compared with.
-    publish(0);
+    await publish(0);
     await waitFor('run 0 live on both replicas', async () => {
       for (const r of replicas) if ((await fetch(`${r.url}/healthz`).then((x) => x.json() as Promise<{ products?: { nwp?: unknown } }>)).products?.nwp === undefined) return undefined;
       return true;
@@ -141,8 +173,10 @@ describeShared('soak: new runs into the bucket under a steady load on two replic
     try {
     for (let k = 1; k < RUNS && Date.now() < soakEnd - EVERY_MS / 2; k++) {
       await new Promise((ok) => setTimeout(ok, Math.max(0, t0 + k * EVERY_MS - EVERY_MS / 2 - Date.now())));
-      publish(k);
+      await publish(k);
+      const from = Date.now();
       await collectBucketGarbage(bucket, 'nwp', { graceMs: GC_GRACE_MS });
+      gcs.push({ after: k, from, to: Date.now() });
       const versions = await bucketVersions(bucket, 'nwp', null);
       versionBytes = Math.max(versionBytes, ...versions.map((v) => v.bytes));
       bucketBytes.push(versions.reduce((a, v) => a + v.bytes, 0));
@@ -153,8 +187,16 @@ describeShared('soak: new runs into the bucket under a steady load on two replic
       await Promise.all([...lanes, sampler]);
       polling = false;
       await poller;
+      clearInterval(stallTimer);
     }
 
+    const logDir = process.env.SOAK_LOG_DIR;
+    if (logDir) {
+      mkdirSync(logDir, { recursive: true });
+      for (const [name, chunks] of replicaLogs) writeFileSync(join(logDir, `${name}.log`), chunks.join(''));
+      workers.forEach((w, i) => writeFileSync(join(logDir, `worker-${WORKER_NAMES[i]}.log`), w.lines.map((l) => JSON.stringify(l)).join('\n')));
+      writeFileSync(join(logDir, 'soak.json'), JSON.stringify({ t0, liveSince, feed, gcs, stalls, answers }));
+    }
     // Figures, for docs/deploy.md.
     const switches = liveSince.slice(1);
     // A replica's lag: from the bucket's switch to its first answer from that run (none to measure when the next switch
@@ -170,6 +212,7 @@ describeShared('soak: new runs into the bucket under a steady load on two replic
     console.log([
       `soak: ${(SOAK_MS / 1000).toFixed(0)} s, a run every ${EVERY_MS / 1000} s: ${switches.length} switches in the bucket (runs ${liveSince.map((s) => s.run).join(' → ')}), ${answers.length} answers (${(answers.length / (SOAK_MS / 1000)).toFixed(0)}/s)`,
       ...replicas.map((r, i) => `  ${r.name}: lag after the bucket switch ${lags[i]!.map((ms) => `${(ms / 1000).toFixed(1)}`).join(', ')} s; RSS MB ${rss.get(r.name)!.map(mb).join(' ')}`),
+      `  this process's longest event-loop stall ${(Math.max(0, ...stalls.map((x) => x.ms)) / 1000).toFixed(1)} s; the feed's runs written in ${feed.map((f) => ((f.to - f.from) / 1000).toFixed(1)).join(', ')} s`,
       `  bucket: ${bucketBytes.map((b) => (b / 1e6).toFixed(1)).join(', ')} MB after each gc; a version ${(versionBytes / 1e6).toFixed(2)} MB`,
     ].join('\n'));
 

@@ -56,7 +56,7 @@ describeShared('two machines sharing Redis and the bucket', () => {
   it('a run one worker publishes into the bucket is served by both replicas within the stated delay, exactly as from a local directory; tiles verify passes', async () => {
     const now = Date.now();
     const run = new Date(Math.floor(now / H) * H - 2 * H);
-    d.publishRun(run, 0, stepsCovering(run, now, now + 10 * 60_000));
+    await d.publishRun(run, 0, stepsCovering(run, now, now + 10 * 60_000));
 
     // The switch in the bucket, seen from here (polled), then each replica's /healthz naming that version.
     const bucket = d.s3.storage(d.tiles);
