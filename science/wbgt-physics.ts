@@ -173,10 +173,14 @@ export function globeTemperature(env: LiljegrenEnvironment, startK?: number): nu
  */
 export function wetBulbTemperature(env: LiljegrenEnvironment, radiation: boolean, startK?: number): number {
   const air = liljegrenAir(env.tK, env.rh, env.pressureHpa, env.speedMs);
-  // Bone-dry air has no dew point (log 0): start from the air temperature then.
-  const dew = dewPointBuck(air.eAir);
-  const start = startK !== undefined && startK > 0 ? startK : Number.isFinite(dew) ? dew : env.tK;
+  const start = startK !== undefined && startK > 0 ? startK : wickStartK(air);
   return solveWetBulb(air, wickSolarTerm(env.solarWm2, env.fdir, env.cza), radiation, start) - 273.15;
+}
+
+/** The wick's first estimate, K: the dew point, as wbgt.c; bone-dry air has none (log 0), then the air temperature. */
+export function wickStartK(air: LiljegrenAir): number {
+  const dew = dewPointBuck(air.eAir);
+  return Number.isFinite(dew) ? dew : air.tK;
 }
 
 /** Slope of g assumed for the first step when nothing better is known: mid-range of the two balances. */

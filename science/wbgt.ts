@@ -11,7 +11,7 @@
  */
 import { solarGeometry } from '../geo/solar.js';
 import { SOLAR_CONSTANT_LILJEGREN } from './constants.js';
-import { globeTemperature, wetBulbTemperature, type LiljegrenEnvironment } from './wbgt-physics.js';
+import { globeSolarTerm, liljegrenAir, solveGlobe, solveWetBulb, wickSolarTerm, wickStartK, type LiljegrenAir } from './wbgt-physics.js';
 
 /** Inputs of {@link wbgt}. */
 export interface WbgtInput {
@@ -87,16 +87,17 @@ export function solarParameters(solarWm2: number, cza: number, distanceAu: numbe
   return { solar, fdir: Math.max(0, Math.min(0.9, Math.exp(3 - 1.34 * s - 1.65 / s))) };
 }
 
+/** Rows: wind class; columns: day radiation classes 0..3, night (dT<0) 5, night (dT≥0) 6 (module constants: no arrays per call). */
+const STABILITY_TABLE: readonly (readonly number[])[] = [
+  [1, 1, 2, 4, 0, 5, 6],
+  [1, 2, 3, 4, 0, 5, 6],
+  [2, 2, 3, 4, 0, 4, 4],
+  [3, 3, 4, 4, 0, 0, 0],
+  [3, 4, 4, 4, 0, 0, 0],
+];
+
 /** Pasquill–Gifford stability class 1..6 (A..F) from the solar radiation / ΔT method, EPA-454/5-99-005 §6.2.5. */
 export function stabilityClass(daytime: boolean, speedMs: number, solarWm2: number, dTK: number): number {
-  // Rows: wind class; columns: day radiation classes 0..3, night (dT<0) 5, night (dT≥0) 6.
-  const table = [
-    [1, 1, 2, 4, 0, 5, 6],
-    [1, 2, 3, 4, 0, 5, 6],
-    [2, 2, 3, 4, 0, 4, 4],
-    [3, 3, 4, 4, 0, 0, 0],
-    [3, 4, 4, 4, 0, 0, 0],
-  ];
   let i: number;
   let j: number;
   if (daytime) {
@@ -106,8 +107,11 @@ export function stabilityClass(daytime: boolean, speedMs: number, solarWm2: numb
     j = dTK >= 0 ? 6 : 5;
     i = speedMs >= 2.5 ? 2 : speedMs >= 2 ? 1 : 0;
   }
-  return table[i]![j]!;
+  return STABILITY_TABLE[i]![j]!;
 }
+
+const URBAN_EXPONENTS: readonly number[] = [0.15, 0.15, 0.2, 0.25, 0.3, 0.3];
+const RURAL_EXPONENTS: readonly number[] = [0.07, 0.07, 0.1, 0.15, 0.35, 0.55];
 
 /**
  * Wind speed at 2 m from another height by the power law of EPA-454/5-99-005:
@@ -115,9 +119,7 @@ export function stabilityClass(daytime: boolean, speedMs: number, solarWm2: numb
  * rural .07 .07 .10 .15 .35 .55), floored at 0.13 m/s.
  */
 export function windSpeedAt2m(speedMs: number, heightM: number, stability: number, urban: boolean): number {
-  const urbanExp = [0.15, 0.15, 0.2, 0.25, 0.3, 0.3];
-  const ruralExp = [0.07, 0.07, 0.1, 0.15, 0.35, 0.55];
-  const p = (urban ? urbanExp : ruralExp)[stability - 1] ?? 0.15;
+  const p = (urban ? URBAN_EXPONENTS : RURAL_EXPONENTS)[stability - 1] ?? 0.15;
   return Math.max(speedMs * (2 / heightM) ** p, 0.13);
 }
 
@@ -143,10 +145,11 @@ export function wbgtDetail(input: WbgtInput): WbgtDetail {
 
 function compute(input: WbgtInput, withPsychrometric: boolean): WbgtDetail {
   const { temperature, relativeHumidity, pressure, windSpeed, windHeight, shortwaveRadiation } = input;
-  const nan = { globe: NaN, naturalWetBulb: NaN, psychrometricWetBulb: NaN, wbgt: NaN };
-  const inputs = [temperature, relativeHumidity, pressure, windSpeed, windHeight, shortwaveRadiation];
-  if (!inputs.every(Number.isFinite) || windHeight <= 0 || pressure <= 0) {
-    return { sun: nan, shade: { ...nan }, windSpeed2m: NaN, cosZenith: NaN, directFraction: NaN, solarUsed: NaN };
+  const finite =
+    Number.isFinite(temperature) && Number.isFinite(relativeHumidity) && Number.isFinite(pressure) &&
+    Number.isFinite(windSpeed) && Number.isFinite(windHeight) && Number.isFinite(shortwaveRadiation);
+  if (!finite || windHeight <= 0 || pressure <= 0) {
+    return { sun: nanParts(), shade: nanParts(), windSpeed2m: NaN, cosZenith: NaN, directFraction: NaN, solarUsed: NaN };
   }
   const geo = solarGeometry(input.time, input.lat, input.lon);
   const cza = Math.cos((geo.zenith * Math.PI) / 180);
@@ -157,15 +160,24 @@ function compute(input: WbgtInput, withPsychrometric: boolean): WbgtDetail {
     speed = windSpeedAt2m(speed, windHeight, stab, input.urban ?? false);
   }
   const rh = Math.min(100, Math.max(0, relativeHumidity)) / 100;
-  const base = { tK: temperature + 273.15, rh, pressureHpa: pressure, speedMs: speed, cza };
-  const sun = parts({ ...base, solarWm2: solar, fdir }, temperature, withPsychrometric);
-  const shade = solar > 0 ? parts({ ...base, solarWm2: 0, fdir: 0 }, temperature, withPsychrometric) : sun;
+  // Sun and shade are one air state: Liljegren (2008) eqs. 4 and 5 differ between them only by
+  // their solar terms, so the air's properties, film coefficients and the wick's first estimate
+  // are computed once for the (up to) four balances.
+  const air = liljegrenAir(temperature + 273.15, rh, pressure, speed);
+  const wickStart = wickStartK(air);
+  const sun = parts(air, globeSolarTerm(solar, fdir, cza), wickSolarTerm(solar, fdir, cza), wickStart, temperature, withPsychrometric);
+  const shade = solar > 0 ? parts(air, globeSolarTerm(0, 0, cza), wickSolarTerm(0, 0, cza), wickStart, temperature, withPsychrometric) : sun;
   return { sun, shade, windSpeed2m: speed, cosZenith: cza, directFraction: fdir, solarUsed: solar };
 }
 
-function parts(env: LiljegrenEnvironment, tC: number, withPsychrometric: boolean): WbgtParts {
-  const globe = globeTemperature(env);
-  const naturalWetBulb = wetBulbTemperature(env, true);
-  const psychrometricWetBulb = withPsychrometric ? wetBulbTemperature(env, false) : NaN;
+function nanParts(): WbgtParts {
+  return { globe: NaN, naturalWetBulb: NaN, psychrometricWetBulb: NaN, wbgt: NaN };
+}
+
+/** One radiative case: the globe from the air temperature, the wick from `wickStart` (as globeTemperature / wetBulbTemperature). */
+function parts(air: LiljegrenAir, globeSolar: number, wickSolar: number, wickStart: number, tC: number, withPsychrometric: boolean): WbgtParts {
+  const globe = solveGlobe(air, globeSolar, air.tK) - 273.15;
+  const naturalWetBulb = solveWetBulb(air, wickSolar, true, wickStart) - 273.15;
+  const psychrometricWetBulb = withPsychrometric ? solveWetBulb(air, wickSolar, false, wickStart) - 273.15 : NaN;
   return { globe, naturalWetBulb, psychrometricWetBulb, wbgt: 0.7 * naturalWetBulb + 0.2 * globe + 0.1 * tC };
 }

@@ -104,7 +104,7 @@ describe('wbgt inputs', () => {
   };
 
   it('refuses a wind height or pressure of 0 or below, and any input that is not finite (NaN, not a value)', () => {
-    for (const bad of [{ windHeight: 0 }, { windHeight: -2 }, { pressure: 0 }, { pressure: -1 }, { relativeHumidity: Infinity }, { shortwaveRadiation: NaN }, { windSpeed: NaN }, { windHeight: NaN }]) {
+    for (const bad of [{ windHeight: 0 }, { windHeight: -2 }, { pressure: 0 }, { pressure: -1 }, { temperature: Infinity }, { relativeHumidity: Infinity }, { pressure: NaN }, { shortwaveRadiation: NaN }, { windSpeed: NaN }, { windHeight: NaN }]) {
       const r = wbgtDetail({ ...base, ...bad });
       expect(r.sun.wbgt, JSON.stringify(bad)).toBeNaN();
       expect(r.shade.wbgt, JSON.stringify(bad)).toBeNaN();
