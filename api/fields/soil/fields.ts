@@ -7,8 +7,16 @@
 import { roundOrNull, roundTo } from '../../weather/precision.js';
 import { SOIL_LAYERS_CM, type SoilBody } from './schema.js';
 
+/** Per layer, its response names and stored variables, made once (not two template strings per name per request). */
+const LAYERS = SOIL_LAYERS_CM.map(([t, b]) => ({
+  moisture: `moisture_${t}_${b}cm`,
+  temperature: `temperature_${t}_${b}cm`,
+  storedMoisture: `soil_moisture_${t}_${b}cm`,
+  storedTemperature: `soil_temperature_${t}_${b}cm`,
+}));
+
 /** Stored variables the group reads. */
-export const SOIL_VARIABLES: readonly string[] = SOIL_LAYERS_CM.flatMap(([t, b]) => [`soil_moisture_${t}_${b}cm`, `soil_temperature_${t}_${b}cm`]);
+export const SOIL_VARIABLES: readonly string[] = LAYERS.flatMap((l) => [l.storedMoisture, l.storedTemperature]);
 
 /** Decimals: moisture to 0.001 m³/m³ (the store keeps 0.0005), temperature to 0.1 °C. */
 export const SOIL_DECIMALS = { moisture: 3, temperature: 1, distance_km: 1 } as const;
@@ -21,10 +29,13 @@ const get = (values: Readonly<Record<string, number | null>>, name: string): num
 /** `soil` from values at the point and the distance (km) to the land cells they come from; null when none is within the radius. */
 export function soil(values: Readonly<Record<string, number | null>>, landDistanceKm: number | null | undefined, source: string): SoilBody | null {
   if (landDistanceKm === null || landDistanceKm === undefined) return null;
-  const out: Record<string, number | null> = {};
-  for (const [t, b] of SOIL_LAYERS_CM) {
-    out[`moisture_${t}_${b}cm`] = roundOrNull(get(values, `soil_moisture_${t}_${b}cm`), SOIL_DECIMALS.moisture);
-    out[`temperature_${t}_${b}cm`] = roundOrNull(get(values, `soil_temperature_${t}_${b}cm`), SOIL_DECIMALS.temperature);
+  // Filled in place: `{ ...out, more }` cost microseconds per answer in Node 20 (a spread followed by new properties).
+  const out: Record<string, number | string | null> = {};
+  for (const l of LAYERS) {
+    out[l.moisture] = roundOrNull(get(values, l.storedMoisture), SOIL_DECIMALS.moisture);
+    out[l.temperature] = roundOrNull(get(values, l.storedTemperature), SOIL_DECIMALS.temperature);
   }
-  return { ...out, distance_km: roundTo(landDistanceKm, SOIL_DECIMALS.distance_km), source } as SoilBody;
+  out.distance_km = roundTo(landDistanceKm, SOIL_DECIMALS.distance_km);
+  out.source = source;
+  return out as SoilBody;
 }
