@@ -14,7 +14,12 @@ import { seriesIntervals } from './mapping/intervals.js';
 import type { Product, VariableStack } from './products/product.js';
 import { productMeta, variableMeta } from './products/store-meta.js';
 
-export function assembleStack(product: Product, grid: GridDef, fields: readonly CanonicalField[]): VariableStack {
+/**
+ * `opts.continues`: the fields follow an earlier part of the same series
+ * (a streamed ingest's later group of files), so the first interval's start
+ * is that part's last step, not a step of this one.
+ */
+export function assembleStack(product: Product, grid: GridDef, fields: readonly CanonicalField[], opts: { continues?: boolean } = {}): VariableStack {
   const cells = grid.nx * grid.ny;
   const statics = new Map<string, Float32Array>();
   const bestStatic = new Map<string, CanonicalField>();
@@ -41,7 +46,7 @@ export function assembleStack(product: Product, grid: GridDef, fields: readonly 
   // it covers is inside the store. A forecast starts at its first step: the hour before it belongs to the
   // version it replaces (ingest/carry-over.ts), and a first hour of nulls would pass for data now.
   const sem = seriesIntervals(fields);
-  if (sem.firstStartMs !== null && product.layout === 'periods' && sem.firstStartMs < Math.min(...allTimes)) allTimes.add(sem.firstStartMs);
+  if (!opts.continues && sem.firstStartMs !== null && product.layout === 'periods' && sem.firstStartMs < Math.min(...allTimes)) allTimes.add(sem.firstStartMs);
   const timesMs = [...allTimes].sort((a, b) => a - b);
   const series = new Map<string, Float32Array[]>();
   for (const [v, byTime] of timed) {

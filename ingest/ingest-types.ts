@@ -25,6 +25,11 @@ export interface IngestRequest {
   allow?: string[];
   /** Extra provenance for the manifest (model, run). */
   source?: { model?: string; run?: string; sample?: boolean; note?: string };
+  /**
+   * false: a reanalysis is read whole even when its files could be staged one
+   * by one (ingest/products/reanalysis/streamed.ts); both give the same stores.
+   */
+  stream?: boolean;
 }
 
 export interface IngestResult {

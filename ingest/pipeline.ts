@@ -12,6 +12,7 @@ import { basename } from 'node:path';
 import { writeProductVersion } from '../tiles/write/writer.js';
 import type { PublishResult } from '../tiles/types.js';
 import { publishYears } from './products/reanalysis/years.js';
+import { ingestStreamed } from './products/reanalysis/streamed.js';
 import { assembleStack, toWriterInput } from './assemble.js';
 import { deriveIndices } from './indices/derive-indices.js';
 import { IngestError, type IngestProgress, type IngestRequest } from './ingest-types.js';
@@ -53,6 +54,14 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
   const progress = (stage: keyof typeof STAGE_START, fraction: number, message?: string) =>
     req.onProgress?.({ stage, fraction, ...(message ? { message } : {}) } satisfies IngestProgress);
 
+  // The source model says what its accumulations cover (ingest/mapping/time-conventions.ts).
+  const model = req.source?.model ?? product.model?.(req.files);
+  // A reanalysis given as files of consecutive times (the CDS's months) is staged file by file: a year never whole in memory.
+  if (req.stream !== false) {
+    const streamed = await ingestStreamed(req, { product, domain, allow, model, progress });
+    if (streamed) return withFollowers(req, streamed, progress);
+  }
+
   // read
   const tagged: TaggedField[] = [];
   const series: SourceSeries[] = [];
@@ -70,8 +79,6 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
   // derive: map, choose the grid, assemble the time axis, derive missing variables
   progress('derive', STAGE_START.derive, `mapping ${tagged.length} fields to product ${product.name}`);
   const seen = describeSeen(tagged);
-  // The source model says what its accumulations cover (ingest/mapping/time-conventions.ts).
-  const model = req.source?.model ?? product.model?.(req.files);
   const mapped = mapFields(product, tagged, model ? { model } : {});
   tagged.length = 0; // the source arrays now belong to `mapped`
   const names = req.files.map((f) => basename(f));
@@ -136,20 +143,11 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
   } else {
     published = await writeProductVersion(req.root, input);
   }
-  progress('publish', STAGE_START.publish, `published ${published.product} ${published.version}`);
-  const followers = await runFollowers(req.root, product.name, {
-    ...(req.signal ? { signal: req.signal } : {}),
-    onStart: (f) => progress('publish', STAGE_START.publish, `building ${f} from ${published.product} ${published.version}`),
-  });
-  for (const f of followers) notes.push(...f.notes);
-  const derived = followers.flatMap((f) => (f.published ? [{ product: f.product, version: f.published.version }] : []));
-
   const times = input.times;
-  return {
+  return withFollowers(req, {
     product: product.name,
     version: published.version,
     ...(periods ? { periods } : {}),
-    ...(derived.length > 0 ? { derived } : {}),
     ...(overrides.length > 0 ? { gateOverrides: overrides } : {}),
     ...(times.length > 0 ? { from: times[0]!.toISOString(), to: times[times.length - 1]!.toISOString() } : {}),
     times: times.length,
@@ -161,7 +159,19 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
     dropped: selection.dropped,
     skipped: mapped.skipped,
     notes,
-  };
+  }, progress);
+}
+
+/** After a publish: the products that follow this one (sm100 after nwp), built and added to the report. */
+async function withFollowers(req: IngestRequest, report: IngestReport, progress: (stage: keyof typeof STAGE_START, fraction: number, message?: string) => void): Promise<IngestReport> {
+  progress('publish', STAGE_START.publish, `published ${report.product} ${report.version}`);
+  const followers = await runFollowers(req.root, report.product, {
+    ...(req.signal ? { signal: req.signal } : {}),
+    onStart: (f) => progress('publish', STAGE_START.publish, `building ${f} from ${report.product} ${report.version}`),
+  });
+  for (const f of followers) report.notes.push(...f.notes);
+  const derived = followers.flatMap((f) => (f.published ? [{ product: f.product, version: f.published.version }] : []));
+  return derived.length > 0 ? { ...report, derived } : report;
 }
 
 /** 'file: 2t [K], tp [kg m**-2]; file2: ...' for error messages. */

@@ -17,6 +17,28 @@ export function isCheckName(s: string): s is CheckName {
   return (CHECK_NAMES as readonly string[]).includes(s);
 }
 
+/** What the finite-fraction check counts of a series; counts of consecutive parts add up to the whole's. */
+export interface FiniteTally {
+  /** Cells judged per step (the largest seen). */
+  cells: number;
+  /** Cells counted over the steps with any finite value. */
+  n: number;
+  finite: number;
+}
+
+/** What the physical-range check counts: values outside, values looked at (NaN skipped), the first of the largest magnitude outside. */
+export interface RangeTally {
+  n: number;
+  total: number;
+  worst: number;
+}
+
+/** Both checks' counts per variable (./value-tallies.ts). */
+export interface ValueTallies {
+  finite: Map<string, FiniteTally>;
+  range: Map<string, RangeTally>;
+}
+
 export interface GateContext {
   product: Product;
   /** What would be published, before the live version's earlier steps are carried over. */
@@ -28,6 +50,12 @@ export interface GateContext {
   /** Data directory: the live version the new one replaces is read from it. */
   root: string;
   nowMs: number;
+  /**
+   * The value checks' counts, taken part by part when the series is never
+   * whole in memory (./value-tallies.ts); `input`'s values are then not read
+   * by those checks. Absent: they count `input`.
+   */
+  tallies?: ValueTallies;
 }
 
 /** One reason to refuse, naming the variable and file when it concerns one. */

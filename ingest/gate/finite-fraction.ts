@@ -8,7 +8,7 @@
  * count as not finite; a variable with no finite value at any step, or a
  * product with no cell of the kind its variables need, is refused.
  */
-import type { Finding, GateCheck, GateContext } from './check.js';
+import type { FiniteTally, Finding, GateCheck, GateContext } from './check.js';
 import { cellKind, dataVariables, ownCells } from './own-cells.js';
 
 /**
@@ -18,15 +18,8 @@ import { cellKind, dataVariables, ownCells } from './own-cells.js';
  */
 export const MIN_FINITE_FRACTION = 0.2;
 
-/**
- * Finite share over the cells of `own` (all cells when null) of the steps
- * that have a finite value there; 0 when none has, NaN when there are no
- * such cells.
- */
-export function finiteFraction(steps: readonly Float32Array[], own: Uint8Array | null): number {
-  let cells = 0;
-  let n = 0;
-  let finite = 0;
+/** Count `steps` into `into` (a new tally when absent). */
+export function tallyFinite(steps: readonly Float32Array[], own: Uint8Array | null, into: FiniteTally = { cells: 0, n: 0, finite: 0 }): FiniteTally {
   // Cells counted per step: the same for every step of one length (a store's steps all have the grid's).
   let countedFor = -1;
   let counted = 0;
@@ -48,13 +41,27 @@ export function finiteFraction(steps: readonly Float32Array[], own: Uint8Array |
         if (x - x === 0) stepFinite++;
       }
     }
-    cells = Math.max(cells, counted);
+    into.cells = Math.max(into.cells, counted);
     if (stepFinite === 0) continue;
-    n += counted;
-    finite += stepFinite;
+    into.n += counted;
+    into.finite += stepFinite;
   }
-  if (cells === 0) return NaN;
-  return n === 0 ? 0 : finite / n;
+  return into;
+}
+
+/** The finite share of a tally: NaN when no cell is judged, 0 when no step has a finite value. */
+export function fractionOf(t: FiniteTally): number {
+  if (t.cells === 0) return NaN;
+  return t.n === 0 ? 0 : t.finite / t.n;
+}
+
+/**
+ * Finite share over the cells of `own` (all cells when null) of the steps
+ * that have a finite value there; 0 when none has, NaN when there are no
+ * such cells.
+ */
+export function finiteFraction(steps: readonly Float32Array[], own: Uint8Array | null): number {
+  return fractionOf(tallyFinite(steps, own));
 }
 
 function countOwn(own: Uint8Array, length: number): number {
@@ -70,7 +77,7 @@ export const finiteFractionCheck: GateCheck = {
     for (const name of dataVariables(ctx.input)) {
       if (ctx.product.variables[name]?.gateExempt?.checks.includes('finite-fraction')) continue;
       const own = ownCells(ctx.product, ctx.input, name);
-      const f = finiteFraction(ctx.input.variables[name]!.values, own);
+      const f = fractionOf(ctx.tallies?.finite.get(name) ?? tallyFinite(ctx.input.variables[name]!.values, own));
       const kind = cellKind(ctx.product, name);
       if (Number.isNaN(f)) out.push({ check: 'finite-fraction', message: `${name}: no ${kind} in the domain to hold it` });
       else if (f < MIN_FINITE_FRACTION) {

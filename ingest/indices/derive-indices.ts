@@ -27,6 +27,8 @@ export interface DeriveIndicesInput {
   times: Date[];
   /** Canonical variables of the product version (tile writer input). */
   variables: Record<string, VariableInput>;
+  /** The valid time before `times[0]` when these times continue an earlier part of the axis (ms): the first step's radiation window. */
+  previousMs?: number;
 }
 
 export interface DeriveIndicesOptions {
@@ -65,7 +67,7 @@ export async function deriveIndices(
   opts.signal?.throwIfAborted();
 
   const cells = grid.nx * grid.ny;
-  const steps = stepTimings(times);
+  const steps = stepTimings(times, input.previousMs);
   const result: Partial<Record<IndexName, Float32Array[]>> = {};
   for (const name of outputs) result[name] = times.map(() => new Float32Array(cells));
 

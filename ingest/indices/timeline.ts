@@ -36,10 +36,13 @@ export function windowMidMs(validMs: number, periodHours: number): number {
   return validMs - (periodHours * HOUR_MS) / 2;
 }
 
-export function stepTimings(times: readonly Date[]): StepTiming[] {
+/** `previousMs`: the valid time before `times[0]`, when the axis continues an earlier part (its window ends there). */
+export function stepTimings(times: readonly Date[], previousMs?: number): StepTiming[] {
   const ms = times.map((t) => t.getTime());
+  const lead = previousMs === undefined ? 0 : 1;
+  const axis = previousMs === undefined ? ms : [previousMs, ...ms];
   return ms.map((validMs, k) => {
-    const periodHours = periodHoursAt(ms, k);
+    const periodHours = periodHoursAt(axis, k + lead);
     return {
       validMs,
       periodHours,

@@ -15,10 +15,10 @@ export type Packing =
   | { dtype: 'int16'; scale: number; offset: number }
   | { dtype: 'float32' };
 
-/** Finite min and max over every array (NaN ignored); null when all NaN. */
-export function finiteRange(arrays: readonly Float32Array[]): { min: number; max: number } | null {
-  let min = Infinity;
-  let max = -Infinity;
+/** Finite min and max over every array (NaN ignored); null when all NaN. `from`: a range to extend. */
+export function finiteRange(arrays: readonly Float32Array[], from: { min: number; max: number } | null = null): { min: number; max: number } | null {
+  let min = from?.min ?? Infinity;
+  let max = from?.max ?? -Infinity;
   for (const a of arrays) {
     for (let i = 0; i < a.length; i++) {
       const v = a[i]!;
@@ -36,8 +36,12 @@ export function finiteRange(arrays: readonly Float32Array[]): { min: number; max
  * float32.
  */
 export function choosePacking(arrays: readonly Float32Array[], precision: number): Packing {
+  return packingForRange(finiteRange(arrays), precision);
+}
+
+/** {@link choosePacking} from the range of the values (a writer that never holds them all at once). */
+export function packingForRange(r: { min: number; max: number } | null, precision: number): Packing {
   if (!(precision > 0) || !Number.isFinite(precision)) throw new RangeError(`precision must be a positive number, got ${precision}`);
-  const r = finiteRange(arrays);
   if (!r) return { dtype: 'int16', scale: precision, offset: 0 };
   if (!Number.isFinite(r.min) || !Number.isFinite(r.max)) return { dtype: 'float32' };
   const offset = Math.round((r.min + r.max) / 2 / precision) * precision;

@@ -8,7 +8,7 @@
 import { gridBounds } from '../../geo/grid.js';
 import type { Manifest } from '../manifest.js';
 import type { ProductVersionInput, PublishResult } from '../types.js';
-import { writeZarrStore, type StoreLayout } from './zarr-writer.js';
+import { writeZarrStore, type PlaneSources, type StoreLayout } from './zarr-writer.js';
 import { writeChecksums } from './checksums.js';
 import { createTempVersion, commitVersion, discardTempVersion, newVersionName } from './publish.js';
 import { collectGarbage, type GcOptions } from '../ops/gc.js';
@@ -22,6 +22,8 @@ export interface WriteOptions {
   graceMs?: number;
   /** Heartbeat silence after which a temp dir counts as dead (default 15 min). */
   staleTempMs?: number;
+  /** Variables whose planes come from a spill (./plane-spill.ts) rather than their `values`. */
+  planes?: PlaneSources;
 }
 
 const PRODUCT_NAME = /^[a-z0-9][a-z0-9_-]*$/;
@@ -64,7 +66,7 @@ export async function writeProductVersion(root: TilesAt, input: ProductVersionIn
       ...(input.source.run ? { run: input.source.run } : {}),
       ...(input.source.sample ? { comment: 'SAMPLE DATA, not a real forecast' } : {}),
       history: `${published.toISOString()} written by meteopunto tiles writer`,
-    });
+    }, opts.planes);
     manifest = buildManifest(input, version, published, layout);
     await writeChecksums(temp.dir);
     await commitVersion(storage, key, temp, manifest, base);

@@ -10,7 +10,8 @@ import type { VariableInfo } from '../manifest.js';
 import type { ProductVersionInput, VariableInput } from '../types.js';
 import { chooseChunkShape, chunkCount } from './chunking.js';
 import { encodeChunkRow } from './chunk-encode.js';
-import { choosePacking, INT16_FILL } from '../codecs/packing.js';
+import { packingForRange, INT16_FILL } from '../codecs/packing.js';
+import { memoryPlanes, type PlaneSource } from './plane-source.js';
 import { writeFileSynced, fsyncDir, mkdirp, forEachLimit } from './durable-fs.js';
 import { zstdEncode } from '../codecs/zstd.js';
 import { shuffleFilter } from '../codecs/shuffle.js';
@@ -31,8 +32,11 @@ export interface StoreLayout {
   variables: Record<string, VariableInfo>;
 }
 
+/** Planes of some variables taken from elsewhere than their `values` (./plane-spill.ts), by name. */
+export type PlaneSources = Readonly<Record<string, PlaneSource>>;
+
 /** Reject input that would produce a store readers cannot trust; the message names the variable. */
-export function validateInput(input: ProductVersionInput): void {
+export function validateInput(input: ProductVersionInput, sources: PlaneSources = {}): void {
   const { grid, times, product } = input;
   const where = `product '${product}'`;
   if (!Number.isInteger(grid.nx) || !Number.isInteger(grid.ny) || grid.nx < 1 || grid.ny < 1) throw new RangeError(`${where}: grid must have nx, ny ≥ 1 (got ${grid.nx} × ${grid.ny})`);
@@ -50,7 +54,8 @@ export function validateInput(input: ProductVersionInput): void {
     if (!VARIABLE_NAME.test(name) || RESERVED.has(name)) throw new RangeError(`${where}: invalid variable name '${name}'`);
     const expected = v.static ? 1 : times.length;
     if (!v.static && times.length === 0) throw new RangeError(`${where}: variable '${name}' varies in time but the store has no times`);
-    if (v.values.length !== expected) throw new RangeError(`${where}: variable '${name}' has ${v.values.length} time steps, expected ${expected}`);
+    const held = sources[name]?.length ?? v.values.length;
+    if (held !== expected) throw new RangeError(`${where}: variable '${name}' has ${held} time steps, expected ${expected}`);
     v.values.forEach((a, t) => {
       if (a.length !== cells) throw new RangeError(`${where}: variable '${name}' step ${t} has ${a.length} values, grid has ${cells}`);
     });
@@ -142,10 +147,10 @@ interface ChunkShape {
   steps: number;
 }
 
-async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTimes: number, shape: ChunkShape, name: string, v: VariableInput): Promise<VariableInfo> {
+async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTimes: number, shape: ChunkShape, name: string, v: VariableInput, planes: PlaneSource): Promise<VariableInfo> {
   const { edge } = shape;
   const isStatic = v.static === true;
-  const packing = choosePacking(v.values, v.precision);
+  const packing = packingForRange(planes.range(), v.precision);
   const dims = isStatic ? [grid.ny, grid.nx] : [nTimes, grid.ny, grid.nx];
   const chunks = isStatic ? [edge, edge] : [shape.steps, edge, edge];
   const int16 = packing.dtype === 'int16';
@@ -166,8 +171,9 @@ async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTime
   // in one pass (./chunk-encode.ts); zstd is synchronous wasm, a few lanes overlap it with the file writes.
   for (let tc = 0; tc < timeChunks; tc++) {
     const prefix = isStatic ? '' : `${tc}.`;
+    const chunk = planes.read(tc * steps, steps);
     for (let cy = 0; cy < chunkCount(grid.ny, edge); cy++) {
-      const row = encodeChunkRow(v.values, { nx: grid.nx, ny: grid.ny, edge, t0: tc * steps, steps, cy }, packing);
+      const row = encodeChunkRow(chunk, { nx: grid.nx, ny: grid.ny, edge, t0: 0, steps, cy }, packing);
       await forEachLimit(row.map((bytes, cx) => [bytes, cx] as const), 4, async ([bytes, cx]) => {
         await writeFileSynced(join(dir, name, `${prefix}${cy}.${cx}`), await zstdEncode(bytes));
       });
@@ -191,10 +197,11 @@ async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTime
 
 /**
  * Write the whole store into `dir` (which must exist and be empty) and fsync
- * it. Returns the layout the manifest records.
+ * it. Returns the layout the manifest records. A variable named in `sources`
+ * is read from there a time chunk at a time; its `values` are not used.
  */
-export async function writeZarrStore(dir: string, input: ProductVersionInput, globalAttrs: Attrs): Promise<StoreLayout> {
-  validateInput(input);
+export async function writeZarrStore(dir: string, input: ProductVersionInput, globalAttrs: Attrs, sources: PlaneSources = {}): Promise<StoreLayout> {
+  validateInput(input, sources);
   if (!isLittleEndian()) throw new Error('the tile writer assumes a little-endian machine (Zarr dtypes are little-endian)');
   const meta = new MetaWriter(dir);
   const nTimes = input.times.length;
@@ -206,7 +213,7 @@ export async function writeZarrStore(dir: string, input: ProductVersionInput, gl
   await writeCoordinates(dir, meta, input);
   const variables: Record<string, VariableInfo> = {};
   for (const [name, v] of Object.entries(input.variables)) {
-    variables[name] = await writeVariable(dir, meta, input.grid, nTimes, shape, name, v);
+    variables[name] = await writeVariable(dir, meta, input.grid, nTimes, shape, name, v, sources[name] ?? memoryPlanes(v.values));
   }
   // Consolidated metadata (zarr.consolidate_metadata format 1): one read opens the whole store.
   await writeFileSynced(join(dir, '.zmetadata'), asciiJson({ metadata: meta.docs, zarr_consolidated_format: 1 }));

@@ -31,16 +31,18 @@ export const FIRST_YEAR = HISTORY_START_YEAR;
  * year). A time at 1 January 00 UTC also closes the year before when the
  * input has times in it: an amount or mean stored there covers the end of
  * that year (a daily file's 31 December), which is asked of that year's store.
+ * `earlier`: years that hold times other than 1 January 00 UTC in earlier
+ * parts of the same series (a streamed ingest, ./streamed.ts).
  */
-export function splitByYear(input: ProductVersionInput): Map<number, ProductVersionInput> {
+export function splitByYear(input: ProductVersionInput, earlier: ReadonlySet<number> = new Set()): Map<number, ProductVersionInput> {
   const idx = new Map<number, number[]>();
   const add = (y: number, k: number) => {
     let l = idx.get(y);
     if (!l) idx.set(y, (l = []));
     l.push(k);
   };
-  const years = new Set(input.times.map((t) => t.getUTCFullYear()));
-  const onlyBoundary = new Map<number, boolean>();
+  const years = new Set([...earlier, ...input.times.map((t) => t.getUTCFullYear())]);
+  const onlyBoundary = new Map<number, boolean>([...earlier].map((y) => [y, false]));
   input.times.forEach((t) => {
     const y = t.getUTCFullYear();
     onlyBoundary.set(y, (onlyBoundary.get(y) ?? true) && isNewYear(t));
@@ -131,7 +133,7 @@ function describeInterval(i: TimeInterval | undefined): string {
   return `the ${i.statistic} over ${i.seconds !== undefined ? `${i.seconds / 3600} h` : 'each step'}`;
 }
 
-function metaOf(spec: Product['variables'][string]): Omit<VariableInput, 'values'> {
+export function metaOf(spec: Product['variables'][string]): Omit<VariableInput, 'values'> {
   return {
     units: spec.units, precision: spec.precision, longName: spec.longName, ...(spec.standardName ? { standardName: spec.standardName } : {}),
     interpolation: spec.interpolation, mask: spec.mask, block: spec.block,
@@ -179,7 +181,7 @@ export async function publishYears(
 }
 
 /** Run the product's derivations over a merged year (they only fill what is absent). */
-function completeMerged(product: Product, year: ProductVersionInput): string[] {
+export function completeMerged(product: Product, year: ProductVersionInput): string[] {
   const series = new Map<string, Float32Array[]>();
   const statics = new Map<string, Float32Array>();
   for (const [name, v] of Object.entries(year.variables)) (v.static ? statics.set(name, v.values[0]!) : series.set(name, v.values));
