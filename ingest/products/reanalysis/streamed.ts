@@ -245,7 +245,8 @@ class StreamedRun {
       if (!lastFile && part.times.every(isNewYear) && !this.fullYears.has(y)) throw new NotStreamable(`${file}: ends on the first hour of ${y} alone`);
     }
     const early = [...parts.keys()].filter((y) => y < FIRST_YEAR);
-    if (early.length > 0) throw new IngestError(`${product.name}: times before ${FIRST_YEAR} are not served (years ${early.join(', ')})`);
+    // The whole-year path says why (its gate first, then ./years.ts).
+    if (early.length > 0) throw new NotStreamable(`years before ${FIRST_YEAR}`);
     for (const [y, part] of parts) {
       this.opts.progress('derive', 0.65 * ((this.req.files.indexOf(file) + 0.5) / this.req.files.length), `deriving ${product.name}/${y}`);
       await this.stagePart(y, part);
