@@ -60,6 +60,21 @@ export function unshuffleRange(src: Uint8Array, elementSize: number, first: numb
   }
 }
 
+/** Scratch of {@link unshuffleInPlace}, grown to the largest chunk seen (one per thread: the work is synchronous). */
+let scratch = new Uint8Array(0);
+
+/**
+ * Unshuffle `buf` (elements of `elementSize` bytes) where it lies: through a scratch buffer kept between calls,
+ * then copied back. A decoded chunk then becomes a block itself instead of being copied into a new one
+ * (tiles/read/planar-block.ts): one buffer per chunk fewer for the collector to track and free.
+ */
+export function unshuffleInPlace(buf: Uint8Array, elementSize: number): void {
+  if (elementSize <= 1) return;
+  if (scratch.length < buf.length) scratch = new Uint8Array(buf.length);
+  unshuffleRange(buf, elementSize, 0, buf.length / elementSize, scratch, 0);
+  buf.set(scratch.subarray(0, buf.length));
+}
+
 /**
  * 2-byte elements four at a time: one 32-bit load of four low bytes and one of the four high bytes, two 32-bit
  * stores of the four elements they make (little-endian). Half the CPU of one element per store (85 against

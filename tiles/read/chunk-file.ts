@@ -4,8 +4,9 @@
  * the point reader's cache (./chunk-cache.ts), the whole-field reader
  * (./field-reader.ts) and `tiles verify`.
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { zstdDecode } from '../codecs/zstd.js';
+import { zstdDecode, zstdDecodeSync } from '../codecs/zstd.js';
 import { unshuffle } from '../codecs/shuffle.js';
 import type { TileStorage } from '../storage/types.js';
 
@@ -32,14 +33,46 @@ export async function fetchChunk(f: ChunkFile, storage?: TileStorage): Promise<U
   return bytes;
 }
 
+/** The buffer {@link readChunkFileSync} reads into, grown to the largest chunk file met (one per thread). */
+let slot = new Uint8Array(1 << 18);
+
+/**
+ * The stored bytes of local chunk file `path`, read synchronously into a buffer reused by the next call: valid
+ * until then, so decode them before anything else runs. For the planar blocks of period stores
+ * (./planar-block.ts), which decode on the calling thread right after: a page-cached chunk file of about 11 KiB
+ * reads in tens of µs, where readFile's four thread-pool round trips and a buffer of its own each cost a `time=`
+ * miss more (about 0.7 ms of CPU per request and a third of the collector's mark-compacts, measured in
+ * docs/benchmarks-journal.md). A missing file throws with code ENOENT as fetchChunk rejects.
+ */
+export function readChunkFileSync(path: string): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    for (;;) {
+      const n = readSync(fd, slot, 0, slot.length, 0);
+      if (n < slot.length) return slot.subarray(0, n);
+      slot = new Uint8Array(2 * slot.length);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function checkLength(f: ChunkFile, decompressed: Uint8Array, bytes: number): Uint8Array {
+  if (decompressed.byteLength !== bytes) throw new Error(`${f.file ?? f.key}: corrupt chunk (${decompressed.byteLength} bytes decoded, ${bytes} expected)`);
+  return decompressed;
+}
+
 /**
  * The decompressed bytes of `f` (still shuffled when its pipeline shuffles), which must be `bytes` long; a corrupt
  * chunk throws naming it.
  */
 export async function inflateChunk(f: ChunkFile, stored: Uint8Array, bytes: number): Promise<Uint8Array> {
-  const decompressed = f.zstd ? await zstdDecode(stored) : stored;
-  if (decompressed.byteLength !== bytes) throw new Error(`${f.file ?? f.key}: corrupt chunk (${decompressed.byteLength} bytes decoded, ${bytes} expected)`);
-  return decompressed;
+  return checkLength(f, f.zstd ? await zstdDecode(stored, bytes) : stored, bytes);
+}
+
+/** As {@link inflateChunk}, once the decoder is loaded (tiles/codecs/zstd.ts zstdReady). */
+export function inflateChunkSync(f: ChunkFile, stored: Uint8Array, bytes: number): Uint8Array {
+  return checkLength(f, f.zstd ? zstdDecodeSync(stored, bytes) : stored, bytes);
 }
 
 /** Decode the stored bytes of `f`, which must hold exactly `length` values; a corrupt chunk throws naming it. */

@@ -2,37 +2,65 @@
  * Reading a *planar* cache block (./block.ts): the chunks of its members one
  * after the other, each as stored ([time][cell]), so a load is zstd and an
  * unshuffle of the steps the block holds straight into the block's buffer:
- * no interleave, and no whole-chunk copy in between. Stores chunked along
- * time (a reanalysis year) are read this way: a `time=` lookup misses at
- * random hours, and the interleave was a third of a miss's CPU (measured in
- * docs/benchmarks-journal.md) for a layout only warm lookups gain from.
+ * no interleave. Stores chunked along time (a reanalysis year) are read this
+ * way: a `time=` lookup misses at random hours, and the interleave was a
+ * third of a miss's CPU (measured in docs/benchmarks-journal.md) for a
+ * layout only warm lookups gain from.
+ *
+ * A miss's cost is also what it leaves to the collector: each buffer it
+ * allocates is external memory that brings the next mark-compact closer, and
+ * one more for the collector to sweep. So the chunk files are read into one
+ * reused buffer (./chunk-file.ts readChunkFileSync), and a block of one
+ * variable's whole chunk (the common case: each variable is a kind of its
+ * own) is the decoder's own output, unshuffled where it lies: one buffer per
+ * chunk instead of three (docs/benchmarks-journal.md).
  */
-import { fetchChunk, inflateChunk, type ChunkData, type ChunkFile } from './chunk-file.js';
+import { inflateChunkSync, readChunkFileSync, type ChunkData, type ChunkFile } from './chunk-file.js';
 import type { BlockRequest } from './block.js';
-import { unshuffleRange } from '../codecs/shuffle.js';
+import { unshuffleInPlace, unshuffleRange } from '../codecs/shuffle.js';
+import { zstdReady } from '../codecs/zstd.js';
 
 /** Read and decode block `req` into planar layout: element (member m, step t, cell c) at (m × steps + t) × plane + c. */
 export async function readPlanarBlock(req: BlockRequest): Promise<ChunkData> {
+  await zstdReady();
+  // From here on synchronous: the chunk files share one read buffer.
+  return readPlanarBlockSync(req);
+}
+
+/** The stored bytes of `f`: those already fetched (a bucket's), else the local file's, valid until the next read. */
+function storedBytes(f: ChunkFile, fetched: Uint8Array | undefined): Uint8Array {
+  if (fetched) return fetched;
+  if (f.file === null) throw new Error(`${f.key}: no storage to read the chunk from`);
+  return readChunkFileSync(f.file);
+}
+
+function readPlanarBlockSync(req: BlockRequest): ChunkData {
   const size = req.int16 ? 2 : 4;
   const plane = req.plane;
   const chunkSteps = req.chunkSteps ?? req.steps;
   const chunkBytes = chunkSteps * plane * size;
   const memberBytes = req.steps * plane * size;
+  const next = req.next;
+  const f0 = req.files[0]!;
+  if (!next && req.files.length === 1 && f0.zstd && req.steps === chunkSteps) {
+    // One variable's whole chunk: the decoder's buffer (its own, tiles/codecs/zstd.ts) becomes the block.
+    let raw = inflateChunkSync(f0, storedBytes(f0, req.data?.[0]), chunkBytes);
+    if (raw.byteOffset !== 0 || raw.buffer.byteLength !== chunkBytes) raw = raw.slice();
+    unshuffleInPlace(raw, f0.shuffle);
+    return req.int16 ? new Int16Array(raw.buffer) : new Float32Array(raw.buffer);
+  }
   const out = new Uint8Array(req.files.length * memberBytes);
   // Steps first … first + n − 1 of a member's chunk into the block from byte `at` on.
-  const put = async (f: ChunkFile, stored: Uint8Array | undefined, first: number, n: number, at: number) => {
-    const raw = await inflateChunk(f, stored ?? (await fetchChunk(f)), chunkBytes);
+  const put = (f: ChunkFile, fetched: Uint8Array | undefined, first: number, n: number, at: number) => {
+    const raw = inflateChunkSync(f, storedBytes(f, fetched), chunkBytes);
     unshuffleRange(raw, f.shuffle, first * plane, n * plane, out, at);
   };
-  const next = req.next;
   if (next) {
     // A bridge: the last step of each member's chunk, then the first of the next chunk.
-    await Promise.all([
-      ...req.files.map((f, m) => put(f, req.data?.[m], chunkSteps - 1, 1, m * memberBytes)),
-      ...next.map((f, m) => put(f, req.nextData?.[m], 0, 1, m * memberBytes + plane * size)),
-    ]);
+    req.files.forEach((f, m) => put(f, req.data?.[m], chunkSteps - 1, 1, m * memberBytes));
+    next.forEach((f, m) => put(f, req.nextData?.[m], 0, 1, m * memberBytes + plane * size));
   } else {
-    await Promise.all(req.files.map((f, m) => put(f, req.data?.[m], 0, req.steps, m * memberBytes)));
+    req.files.forEach((f, m) => put(f, req.data?.[m], 0, req.steps, m * memberBytes));
   }
   return req.int16 ? new Int16Array(out.buffer) : new Float32Array(out.buffer);
 }
