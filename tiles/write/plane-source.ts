@@ -11,7 +11,7 @@ export interface PlaneSource {
   readonly length: number;
   /** Finite min and max over every value (NaN ignored, ±Infinity kept), null when all NaN: the packing's range. */
   range(): { min: number; max: number } | null;
-  /** Planes [t0, t0 + n) (fewer at the end of the axis), each grid-sized. */
+  /** Planes [t0, t0 + n) (fewer at the end of the axis), each grid-sized; valid until the next read. */
   read(t0: number, n: number): readonly Float32Array[];
 }
 
