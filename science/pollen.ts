@@ -54,7 +54,8 @@ export interface PollenRisk {
  * @param grainsPerM3 concentration, grains/m³
  */
 export function pollenRisk(species: PollenSpecies | `${PollenSpecies}_pollen`, grainsPerM3: number): PollenRisk {
-  const key = species.replace(/_pollen$/, '') as PollenSpecies;
+  // endsWith and slice, not a regular expression: asked for six species in every answer with `cams`.
+  const key = (species.endsWith('_pollen') ? species.slice(0, -'_pollen'.length) : species) as PollenSpecies;
   const table = POLLEN_CLASSES[key];
   if (!table) throw new RangeError(`pollenRisk: unknown species '${species}'`);
   if (!(grainsPerM3 >= 0)) return { risk: null, label: null, family: table.family };

@@ -65,12 +65,13 @@ export function currentCondition(inputs: ConditionInputs, isDay: boolean): Condi
     code = Math.round(product!);
     codeSource = 'product';
   } else if (inputs.cloudCoverPct !== null && inputs.precipitationMm !== null) {
+    // undefined for what is unknown, not spread-in parts: one object shape (api/fields/developer/et0.ts).
     const derived = weatherCodeFromState({
       cloudCoverPct: inputs.cloudCoverPct,
       precipitationMm: inputs.precipitationMm,
-      ...(inputs.snowfallFraction !== null ? { snowfallFraction: inputs.snowfallFraction } : {}),
-      ...(inputs.temperatureC !== null ? { temperature2mC: inputs.temperatureC } : {}),
-      ...(inputs.stepHours !== undefined ? { stepHours: inputs.stepHours } : {}),
+      snowfallFraction: inputs.snowfallFraction ?? undefined,
+      temperature2mC: inputs.temperatureC ?? undefined,
+      stepHours: inputs.stepHours,
     });
     if (Number.isFinite(derived)) {
       code = derived;

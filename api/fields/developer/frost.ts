@@ -17,7 +17,8 @@ export function frostField(inp: DeveloperInput): FrostBody | null {
   const wind = finite(inp.windSpeed10mMs);
   if (t === null || cloud === null || wind === null) return null;
   const rh = finite(inp.relativeHumidityPct);
-  const f = frostRisk({ temperatureC: t, cloudCoverPct: cloud, windSpeed10m: wind, ...(rh !== null ? { relativeHumidityPct: rh } : {}) });
+  // undefined, not a spread-in part, without humidity: one object shape (see ./et0.ts).
+  const f = frostRisk({ temperatureC: t, cloudCoverPct: cloud, windSpeed10m: wind, relativeHumidityPct: rh ?? undefined });
   if (f.risk === null || f.label === null) return null;
   return {
     risk: f.risk,
