@@ -79,6 +79,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     // headersTimeout is checked every connectionsCheckingInterval (Node's default: 30 s).
     http: { requireHostHeader: false, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) },
+    // find-my-way's compiled matcher instead of a tree walk per request (same matching; docs/benchmarks-journal.md, "The HTTP layer").
+    routerOptions: { compile: true },
   });
   app.server.maxConnections = limits.maxConnections;
   app.server.on('connect', refuseConnect);

@@ -48,6 +48,19 @@ export async function verifyKey(store: KeyStore, presented: string, memo: KeyHas
   return { ok: true, record };
 }
 
+/**
+ * The record of `presented` when verifyKey would accept it and nothing needs
+ * I/O or a hash: the store holds the record ({@link KeyStore.cached}), the
+ * memo remembers this key matching its hash, and it is not revoked; otherwise
+ * undefined, and verifyKey decides. Lets the access plugin check the usual
+ * request without a promise.
+ */
+export function knownKey(store: KeyStore, presented: string, memo: KeyHashMemo = processKeyMemo): KeyRecord | undefined {
+  const prefix = prefixOf(presented);
+  const record = prefix ? store.cached?.(prefix) : undefined;
+  return record && !record.revoked && memo.remembers(presented, record.hash) ? record : undefined;
+}
+
 /** The origin of the embedding page, from Origin or Referer; undefined when neither is usable. */
 export function requestOrigin(request: FastifyRequest): string | undefined {
   for (const h of [request.headers.origin, request.headers.referer]) {

@@ -42,6 +42,11 @@ export class KeyHashMemo {
     return true;
   }
 
+  /** True when `presented` was found to match `storedHashHex` before (no hash computed). */
+  remembers(presented: string, storedHashHex: string): boolean {
+    return this.verified.get(presented) === storedHashHex;
+  }
+
   /** Keys remembered. */
   get size(): number {
     return this.verified.size;

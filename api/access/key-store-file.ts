@@ -44,6 +44,11 @@ export class FileKeyStore implements KeyStore {
     return this.records.get(prefix) ?? null;
   }
 
+  cached(prefix: string): KeyRecord | undefined {
+    // Due for the file's re-check: get() reads it first.
+    return performance.now() - this.checkedAt >= RECHECK_MS ? undefined : this.records.get(prefix);
+  }
+
   async insert(record: KeyRecord): Promise<boolean> {
     return this.locked(async () => {
       await this.reload();

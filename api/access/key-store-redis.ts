@@ -57,6 +57,10 @@ export class RedisKeyStore implements KeyStore {
     this.lastGood = new LRUCache({ max: 50_000 });
   }
 
+  cached(prefix: string): KeyRecord | undefined {
+    return this.cache?.get(prefix);
+  }
+
   async get(prefix: string): Promise<KeyRecord | null> {
     const hit = this.cache?.get(prefix);
     if (hit) return hit;

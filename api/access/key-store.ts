@@ -30,6 +30,12 @@ export interface KeyStore {
   readonly location: string;
   /** The record with this prefix, or null. Throws KeyStoreUnavailableError when the store cannot answer. */
   get(prefix: string): Promise<KeyRecord | null>;
+  /**
+   * The record get() would give now, when this process holds it without I/O
+   * (the hot path of a key sent request after request: no promise); undefined
+   * otherwise, and then get() is asked.
+   */
+  cached?(prefix: string): KeyRecord | undefined;
   /** Adds a record; false when the prefix is already taken. */
   insert(record: KeyRecord): Promise<boolean>;
   /** Changes plan or revocation; the updated record, or null when the prefix is unknown. */

@@ -21,8 +21,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors.js';
 import type { Endpoint } from './contract.js';
-import { KEY_PARAM, originAllowed, presentedKey, requestOrigin, verifyKey } from './authenticate.js';
-import { KeyStoreUnavailableError } from './key-store.js';
+import { KEY_PARAM, knownKey, originAllowed, presentedKey, requestOrigin, verifyKey } from './authenticate.js';
+import { KeyStoreUnavailableError, type KeyRecord } from './key-store.js';
 import { PLAN_LABEL } from './plans.js';
 import { bindingWindow, type QuotaSnapshot, type QuotaTicket } from './quota.js';
 import { createAccessServices, type AccessServices, type AccessServicesOptions } from './services.js';
@@ -65,16 +65,24 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
     if (waitMs > 0) throw floodError(state, waitMs);
   };
 
-  fastify.addHook('onRequest', async (request) => {
+  // The usual request, a key this process holds and has checked before, is admitted without a promise;
+  // anything else (no key, a key to fetch or hash, a refusal) takes checkKey's path.
+  fastify.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     const endpoint = request.routeOptions.config?.endpoint;
-    if (!endpoint) return;
+    if (!endpoint) return done();
     const state: AccessState = { endpoint, floodId: `ip:${request.ip}`, floodChecked: false, ticket: null, snapshot: null };
     states.set(request, state);
-
     const presented = presentedKey(request, endpoint);
+    const known = presented ? knownKey(keys, presented) : undefined;
+    if (!known) return void checkKey(request, state, presented).then(() => done(), done);
+    admit(request, state, known);
+    done();
+  });
+
+  const checkKey = async (request: FastifyRequest, state: AccessState, presented: string | undefined): Promise<void> => {
     if (!presented) {
       await refuseIfFlooding(state);
-      throw new ApiError('MISSING_KEY', `API key missing: pass ${KEY_PARAM[endpoint]}=<key> or the X-API-Key header`);
+      throw new ApiError('MISSING_KEY', `API key missing: pass ${KEY_PARAM[state.endpoint]}=<key> or the X-API-Key header`);
     }
     let verification;
     try {
@@ -89,17 +97,21 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
       await refuseIfFlooding(state);
       throw new ApiError('INVALID_KEY', verification.reason === 'revoked' ? 'API key revoked' : 'API key not valid');
     }
-    const record = verification.record;
+    admit(request, state, verification.record);
+  };
+
+  /** A valid key: `request.access` set; a widget key refused off widget.php or off its origins. */
+  const admit = (request: FastifyRequest, state: AccessState, record: KeyRecord): void => {
     state.floodId = `key:${record.prefix}`;
     request.access = { keyId: record.prefix, prefix: record.prefix, plan: record.plan, kind: record.kind, name: record.name };
     if (record.origins && record.origins.length > 0) request.access.origins = record.origins;
-    if (record.kind === 'widget' && endpoint !== 'widget') {
+    if (record.kind === 'widget' && state.endpoint !== 'widget') {
       throw new ApiError('KEY_NOT_ALLOWED', 'this is a widget key: it works on widget.php only');
     }
     if (record.kind === 'widget' && !originAllowed(record, requestOrigin(request))) {
       throw new ApiError('KEY_NOT_ALLOWED', 'this widget key is not allowed on this site (origin not registered for the key)');
     }
-  });
+  };
 
   fastify.decorate('consumeQuota', async (request: FastifyRequest, reply: FastifyReply) => {
     const state = states.get(request);

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { verifyKey } from '../../../api/access/authenticate.js';
+import { knownKey, verifyKey } from '../../../api/access/authenticate.js';
 import { KeyHashMemo } from '../../../api/access/key-memo.js';
 import { KeyRecordCache } from '../../../api/access/key-changes.js';
 import { RedisKeyStore } from '../../../api/access/key-store-redis.js';
@@ -101,6 +101,42 @@ describe('key hash memo', () => {
     expect(hashes()).toBe(3);
     expect((await verifyKey(store, keys[0]!.key, memo)).ok).toBe(true); // left first: hashed again
     expect(hashes()).toBe(4);
+  });
+});
+
+describe('knownKey: the check without a promise (the access plugin\'s usual request)', () => {
+  /** A store holding its records in memory, as the file store between re-reads and the Redis store's live cache do. */
+  function heldStore(records: KeyRecord[]): { store: KeyStore; byPrefix: Map<string, KeyRecord> } {
+    const byPrefix = new Map(records.map((r) => [r.prefix, r]));
+    const store = { kind: 'embedded', get: async (p: string) => byPrefix.get(p) ?? null, cached: (p: string) => byPrefix.get(p) } as unknown as KeyStore;
+    return { store, byPrefix };
+  }
+
+  it('answers only for a held record whose key the memo has seen match, never hashing', async () => {
+    const { memo, hashes } = countingMemo();
+    const { store } = heldStore([record(PREFIX, RIGHT)]);
+    expect(knownKey(store, RIGHT, memo)).toBeUndefined(); // not verified yet: verifyKey decides (and hashes)
+    expect(hashes()).toBe(0);
+    expect((await verifyKey(store, RIGHT, memo)).ok).toBe(true);
+    expect(knownKey(store, RIGHT, memo)?.prefix).toBe(PREFIX);
+    for (const wrong of WRONG) expect(knownKey(store, wrong, memo)).toBeUndefined();
+    expect(knownKey(store, 'not-a-key', memo)).toBeUndefined();
+    expect(hashes()).toBe(1); // the one of verifyKey
+  });
+
+  it('leaves revoked, deleted, re-issued and not-held records to verifyKey', async () => {
+    const { memo } = countingMemo();
+    const { store, byPrefix } = heldStore([record(PREFIX, RIGHT)]);
+    expect((await verifyKey(store, RIGHT, memo)).ok).toBe(true);
+    byPrefix.set(PREFIX, record(PREFIX, RIGHT, { revoked: '2026-01-02T00:00:00.000Z' }));
+    expect(knownKey(store, RIGHT, memo)).toBeUndefined();
+    byPrefix.set(PREFIX, record(PREFIX, WRONG[0]!));
+    expect(knownKey(store, RIGHT, memo)).toBeUndefined();
+    byPrefix.delete(PREFIX);
+    expect(knownKey(store, RIGHT, memo)).toBeUndefined();
+    // A store that holds nothing in memory (no cached()): always verifyKey.
+    const { store: fetching } = mapStore([record(PREFIX, RIGHT)]);
+    expect(knownKey(fetching, RIGHT, memo)).toBeUndefined();
   });
 });
 
