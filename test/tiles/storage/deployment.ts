@@ -7,9 +7,9 @@
  * (a replica, its own METEOPUNTO_CACHE_DIR in it):
  * what they share is Redis (one queue prefix per deployment) and the bucket.
  *
- * The values of run k are those of the live Italy suite's ICON-2I plus k K
- * of 2 m temperature and dew point, so an answer's temperature tells which
- * run it came from.
+ * Run k's 2 m temperature and dew point are k K above run 0's at every
+ * valid time (./run-values.ts), so an answer's temperature tells which run
+ * it came from.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';

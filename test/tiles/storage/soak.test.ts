@@ -4,7 +4,8 @@
  * every SOAK_PUBLISH_SECONDS (default 20), the two workers' schedule (a tick
  * a second) ingests each into the bucket, and both replicas answer Free
  * requests all along (a lane each, 50 ms between requests). Run k's 2 m temperature is
- * k K above run 0's, so every answer says which run it came from.
+ * k K above run 0's at every valid time (./run-values.ts), so every answer
+ * says which run it came from.
  *
  * Checked: no answer but 200; every answer from a run live in the bucket at
  * some instant between the stated delay (deploy.md) before it was asked and
@@ -18,7 +19,7 @@
  * The emulated feed writes each run's files in a child process: this process
  * hosts s3rver, the emulator, the load and the clock, and the files' writing
  * (seconds of synchronous grib_filter) once stopped them all, every bucket
- * request timing out meanwhile (docs/deploy.md, the third switch).
+ * request timing out meanwhile (docs/deploy.md).
  *
  * SOAK_SECONDS (default 90) lengthens it; docs/development.md gives the
  * longer variants. The figures are printed at the end (docs/deploy.md).
