@@ -24,7 +24,7 @@ export const MIN_CACHE_BYTES = 256 * 1024 * 1024;
 
 /**
  * The period stores' cache: 256 MiB, about a third of an ERA5 year of Italy at 0.25° as a Free request reads
- * it (8 variables × 20 tiles × 35 time chunks × 128 KiB = 700 MiB), so about every other random `time=`
+ * it (8 variables × 20 tiles × 69 time chunks × 64 KiB = 690 MiB), so about every other random `time=`
  * of one year is a miss.
  */
 export const HISTORY_CACHE_BYTES = 256 * 1024 * 1024;

@@ -167,7 +167,7 @@ async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTime
 
   const steps = isStatic ? 1 : shape.steps;
   const timeChunks = isStatic ? 1 : Math.ceil(nTimes / steps);
-  // One chunk row at a time (a year's row of 16-cell tiles × 256 steps: 5 chunks of 128 KiB): packed and shuffled
+  // One chunk row at a time (a year's row of 16-cell tiles × 128 steps: 5 chunks of 64 KiB): packed and shuffled
   // in one pass (./chunk-encode.ts); zstd is synchronous wasm, a few lanes overlap it with the file writes.
   for (let tc = 0; tc < timeChunks; tc++) {
     const prefix = isStatic ? '' : `${tc}.`;

@@ -50,8 +50,8 @@ describe('chunking', () => {
     expect(chooseChunkShape(49)).toEqual({ edge: 32, steps: 49 });
     // 1,024 steps × 32 × 32 = 2^20 values, the largest chunk of a short axis.
     expect(chooseChunkShape(1024)).toEqual({ edge: 32, steps: 1024 });
-    expect(chooseChunkShape(1025)).toEqual({ edge: 16, steps: 256 });
-    expect(chooseChunkShape(8760)).toEqual({ edge: 16, steps: 256 });
+    expect(chooseChunkShape(1025)).toEqual({ edge: 16, steps: 128 });
+    expect(chooseChunkShape(8760)).toEqual({ edge: 16, steps: 128 });
   });
 });
 

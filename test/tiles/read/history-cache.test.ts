@@ -3,7 +3,7 @@
  * (tiles/read/cache-budget.ts): `time=` at random hours never evicts the
  * forecast's blocks, and the period store's blocks stay within their own
  * budget. Block sizes by hand: a period store chunked along time holds
- * 256 steps × 16 × 16 cells of one int16 variable per block, 131,072 bytes;
+ * 128 steps × 16 × 16 cells of one int16 variable per block, 65,536 bytes;
  * the forecast's block is 6 steps × 32 × 32 cells × 2 bytes = 12,288 bytes.
  * Values against the analytic fields (linear in x, y and hours, so the reader
  * reproduces them up to the packing).
@@ -18,7 +18,7 @@ import { tempRoot } from '../temp-root.js';
 const GRID: RegularLatLonGrid = { kind: 'regular_ll', nx: 20, ny: 12, x0: 7, y0: 40, dx: 0.25, dy: 0.25 };
 const YEAR0 = Date.UTC(1995, 0, 1);
 const temp = (x: number, y: number, h: number) => 15 + 0.8 * (y - 40) - 0.3 * (x - 7) + 0.01 * h;
-const BLOCK = 256 * 16 * 16 * 2;
+const BLOCK = 128 * 16 * 16 * 2;
 
 describe('the history cache', () => {
   const root = tempRoot('history-cache');
