@@ -112,15 +112,24 @@ describeShared('soak: new runs into the bucket under a steady load on two replic
     }, 100);
     stallTimer.unref();
     const gcs: { after: number; from: number; to: number }[] = [];
-    /** When each run became live in the bucket (this process polls current.json every 100 ms). */
+    /**
+     * When each run became live in the bucket, at the earliest: this process polls current.json every 100 ms, and a
+     * switch happened after the start of the last read that still returned the version before it. A read answered
+     * late (s3rver shares this process with the uploads) must not make the replicas' prompt answers look early.
+     */
     const liveSince: { run: number; at: number; version: string }[] = [];
     const runOf = (iso: string) => Math.round((Date.parse(iso) - runAt(0).getTime()) / H);
     let polling = true;
     const poller = (async () => {
+      let lastSameStart = Date.now();
       while (polling) {
+        const started = Date.now();
         const m = await readManifest(bucket, 'nwp').catch(() => null);
         const run = m?.source?.run ? runOf(m.source.run) : null;
-        if (m && run !== null && liveSince.at(-1)?.version !== m.version) liveSince.push({ run, at: Date.now(), version: m.version });
+        if (m && run !== null) {
+          if (liveSince.at(-1)?.version !== m.version) liveSince.push({ run, at: lastSameStart, version: m.version });
+          lastSameStart = started;
+        }
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
