@@ -20,21 +20,21 @@ const DELTA_T_S = 69;
 /** Geometric position of the Sun seen from a point. Angles in degrees. */
 export interface SolarPosition {
   /** Geometric zenith angle, degrees (0 overhead, 90 on the horizon, > 90 below). */
-  zenith: number;
+  readonly zenith: number;
   /** Azimuth, degrees clockwise from true north, 0..360. */
-  azimuth: number;
+  readonly azimuth: number;
 }
 
 /** Solar position plus the intermediate quantities of the computation. */
 export interface SolarGeometry extends SolarPosition {
   /** Apparent declination, degrees. */
-  declination: number;
+  readonly declination: number;
   /** Local hour angle, degrees, -180..180 (0 at solar noon, positive afternoon). */
-  hourAngle: number;
+  readonly hourAngle: number;
   /** Earth–Sun distance, astronomical units. */
-  distanceAu: number;
+  readonly distanceAu: number;
   /** Equation of time, minutes (apparent minus mean solar time). */
-  equationOfTimeMin: number;
+  readonly equationOfTimeMin: number;
 }
 
 /**
@@ -46,9 +46,20 @@ export interface SolarGeometry extends SolarPosition {
  * @returns zenith and azimuth, degrees
  */
 export function solarPosition(time: Date, lat: number, lon: number): SolarPosition {
-  const g = solarGeometry(time, lat, lon);
-  return { zenith: g.zenith, azimuth: g.azimuth };
+  return solarGeometry(time, lat, lon);
 }
+
+// The last two results, by instant and place: a weather answer asks the Sun at its valid time (the
+// condition's day or night, the clear-sky UV index) and at the middle of the radiation step (WBGT, the
+// UV cloud factor), each more than once; the results are read-only, so callers may share them.
+let ms0 = NaN;
+let lat0 = NaN;
+let lon0 = NaN;
+let last0: SolarGeometry | null = null;
+let ms1 = NaN;
+let lat1 = NaN;
+let lon1 = NaN;
+let last1: SolarGeometry | null = null;
 
 /**
  * Full solar geometry (see module comment for the method).
@@ -67,7 +78,23 @@ export function solarPosition(time: Date, lat: number, lon: number): SolarPositi
  * @param lon longitude, degrees east
  */
 export function solarGeometry(time: Date, lat: number, lon: number): SolarGeometry {
-  const jdUt = time.getTime() / 86_400_000 + 2_440_587.5;
+  const ms = time.getTime();
+  if (ms === ms0 && lat === lat0 && lon === lon0) return last0!;
+  if (ms === ms1 && lat === lat1 && lon === lon1) return last1!;
+  const g = computeGeometry(ms, lat, lon);
+  ms1 = ms0;
+  lat1 = lat0;
+  lon1 = lon0;
+  last1 = last0;
+  ms0 = ms;
+  lat0 = lat;
+  lon0 = lon;
+  last0 = g;
+  return g;
+}
+
+function computeGeometry(ms: number, lat: number, lon: number): SolarGeometry {
+  const jdUt = ms / 86_400_000 + 2_440_587.5;
   const dUt = jdUt - 2_451_545.0;
   const t = (dUt + DELTA_T_S / 86_400) / 36_525;
 
