@@ -78,8 +78,13 @@ export function europeanAqiSubIndex(
 
 /** Level of an index value; intervals (lower, upper], so 20.0 is still 'good'. */
 export function europeanAqiLevel(value: number): EaqiLevel | null {
+  return levelOf(value)?.id ?? null;
+}
+
+function levelOf(value: number): (typeof EAQI_LEVELS)[number] | null {
   if (Number.isNaN(value)) return null;
-  return EAQI_LEVELS.find((l) => value <= l.max)!.id;
+  for (const l of EAQI_LEVELS) if (value <= l.max) return l;
+  return null;
 }
 
 /** Concentrations, µg/m³; missing pollutants are skipped. */
@@ -108,17 +113,17 @@ export function europeanAqi(input: AqiInput, bands = EAQI_BANDS_2024): EuropeanA
   const subIndices: Partial<Record<AqiPollutant, number>> = {};
   let value = NaN;
   let dominant: AqiPollutant | null = null;
-  for (const p of Object.keys(bands) as AqiPollutant[]) {
-    const c = input[p];
+  // for…in, not Object.keys: no array per call (asked on every answer with `cams`); the same order.
+  for (const p in bands) {
+    const c = input[p as AqiPollutant];
     if (c === undefined) continue;
-    const s = europeanAqiSubIndex(p, c, bands);
-    subIndices[p] = s;
+    const s = europeanAqiSubIndex(p as AqiPollutant, c, bands);
+    subIndices[p as AqiPollutant] = s;
     if (!Number.isNaN(s) && !(s <= value)) {
       value = s;
-      dominant = p;
+      dominant = p as AqiPollutant;
     }
   }
-  const label = europeanAqiLevel(value);
-  const labelIt = label ? EAQI_LEVELS.find((l) => l.id === label)!.it : null;
-  return { value, label, labelIt, dominant, subIndices };
+  const level = levelOf(value);
+  return { value, label: level?.id ?? null, labelIt: level?.it ?? null, dominant, subIndices };
 }
