@@ -41,6 +41,9 @@ export interface MrtInput {
 /** Body constants of the method (Di Napoli et al. 2020; ISO 7726). */
 export const MRT_CONSTANTS = { fa: 0.5, absorptivity: 0.7, emissivity: 0.97 } as const;
 
+/** Ground defaults when none is given: shortwave albedo (grass/urban average) and longwave emissivity. */
+export const MRT_GROUND = { albedo: 0.2, emissivity: 0.97 } as const;
+
 /** cos θ below which the beam is folded into the diffuse part (Sun < ~2.9° high). */
 const MIN_COS_ZENITH_FOR_BEAM = 0.05;
 
@@ -68,8 +71,8 @@ export function meanRadiantTemperature(input: MrtInput): number {
   const sw = Math.max(0, input.shortwaveRadiation);
   let direct = Math.min(Math.max(0, input.directRadiation), sw);
   const lwDown = Math.max(0, input.longwaveRadiation);
-  const albedo = input.albedo ?? 0.2;
-  const epsS = input.surfaceEmissivity ?? 0.97;
+  const albedo = input.albedo ?? MRT_GROUND.albedo;
+  const epsS = input.surfaceEmissivity ?? MRT_GROUND.emissivity;
   const tsK = (input.surfaceTemperature ?? temperature) + 273.15;
   // Spelled out rather than [..].every(): this runs once per cell-hour at ingest (an array per call was most of its cost).
   const finite = Number.isFinite;

@@ -10,11 +10,12 @@
  *
  *   Tmrt_p⁴ = Tmrt_g⁴ + fa εs (T_p⁴ − T_g⁴)      (kelvin)
  *
- * computed with the library itself (its Tmrt with every flux zero is
- * (fa εs)^¼ T). UTCI then takes the corrected temperature, that Tmrt, the
- * 10 m wind and the relative humidity (kept by the altitude correction).
+ * with the library's constants (science/ MRT_CONSTANTS.fa, MRT_GROUND.emissivity:
+ * its Tmrt with every flux zero is (fa εs)^¼ T). UTCI then takes the
+ * corrected temperature, that Tmrt, the 10 m wind and the relative humidity
+ * (kept by the altitude correction).
  */
-import { meanRadiantTemperature, utci, utciCategory, utciCategoryLabelIt } from '../../../science/index.js';
+import { MRT_CONSTANTS, MRT_GROUND, utci, utciCategory, utciCategoryLabelIt } from '../../../science/index.js';
 import { roundTo } from '../../weather/precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
 import { finite, value, type DeveloperInput } from './inputs.js';
@@ -22,23 +23,23 @@ import type { ComfortBody } from './schema.js';
 
 const K = 273.15;
 
-/** (fa εs)^¼ T in kelvin: the library's Tmrt with no radiation but the ground's own emission. */
-function groundEmissionK(tC: number): number {
-  return meanRadiantTemperature({ temperature: tC, shortwaveRadiation: 0, directRadiation: 0, longwaveRadiation: 0, cosZenith: 0 }) + K;
-}
+/** fa εs: the ground's longwave emission's share of σ Tmrt⁴ (the ground at the air temperature). */
+const GROUND_SHARE = MRT_CONSTANTS.fa * MRT_GROUND.emissivity;
 
 /**
  * The grid's Tmrt moved to the point's temperature (see module comment), °C.
+ * In closed form: the library's Tmrt with no fluxes, twice per answer, cost
+ * more than the rest of the field but UTCI.
  *
  * @param gridMrtC interpolated grid Tmrt, °C
  * @param gridTC interpolated grid temperature, °C
  * @param pointTC altitude-corrected temperature, °C
  */
 export function meanRadiantTemperatureAtPoint(gridMrtC: number, gridTC: number, pointTC: number): number {
-  const m = gridMrtC + K;
-  const g = groundEmissionK(gridTC);
-  const p = groundEmissionK(pointTC);
-  return Math.sqrt(Math.sqrt(m ** 4 + p ** 4 - g ** 4)) - K;
+  const m2 = (gridMrtC + K) * (gridMrtC + K);
+  const g2 = (gridTC + K) * (gridTC + K);
+  const p2 = (pointTC + K) * (pointTC + K);
+  return Math.sqrt(Math.sqrt(m2 * m2 + GROUND_SHARE * (p2 * p2 - g2 * g2))) - K;
 }
 
 /** The comfort field, or null when an input is missing or UTCI is undefined there (outside its validity). */
