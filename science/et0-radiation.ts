@@ -77,24 +77,46 @@ export function extraterrestrialRadiationPeriod(
   lat: number,
   lon: number,
 ): PeriodRadiation {
-  const mid = periodStart.getTime() + (periodHours * 3_600_000) / 2;
-  const midDate = new Date(mid);
-  const doy = dayOfYearUtc(midDate);
-  const tHours = midDate.getUTCHours() + midDate.getUTCMinutes() / 60 + midDate.getUTCSeconds() / 3600;
+  // The midpoint's clock time to the second and its day, as a Date would give them (the ms truncated).
+  const mid = Math.trunc(periodStart.getTime() + (periodHours * 3_600_000) / 2);
+  const msOfDay = ((mid % 86_400_000) + 86_400_000) % 86_400_000;
+  const tHours = Math.floor(msOfDay / 3_600_000) + (Math.floor(msOfDay / 60_000) % 60) / 60 + (Math.floor(msOfDay / 1000) % 60) / 3600;
+  const day = dayTerms((mid - msOfDay) / 86_400_000);
   const phi = (lat * Math.PI) / 180;
-  const d = solarDeclinationFao(doy);
+  const d = day.declination;
   const ws = sunsetHourAngle(phi, d);
-  const omega = (Math.PI / 12) * (tHours + lon / 15 + seasonalCorrectionHours(doy) - 12);
+  const omega = (Math.PI / 12) * (tHours + lon / 15 + day.seasonalCorrection - 12);
   const half = (Math.PI * periodHours) / 24;
   const w1 = Math.max(-ws, Math.min(ws, omega - half));
   const w2 = Math.max(-ws, Math.min(ws, omega + half));
   const ra =
     ((12 * 60) / Math.PI) *
     SOLAR_CONSTANT_FAO56_MJ_PER_M2_MIN *
-    inverseRelativeDistance(doy) *
+    day.inverseDistance *
     ((w2 - w1) * Math.sin(phi) * Math.sin(d) + Math.cos(phi) * Math.cos(d) * (Math.sin(w2) - Math.sin(w1)));
   const sinBeta = Math.sin(phi) * Math.sin(d) + Math.cos(phi) * Math.cos(d) * Math.cos(omega);
   return { raMJ: Math.max(0, ra), sunElevationRad: Math.asin(Math.max(-1, Math.min(1, sinBeta))) };
+}
+
+/** The terms of a UTC day (days since the epoch) that depend on its day of year alone. */
+interface DayTerms {
+  declination: number;
+  seasonalCorrection: number;
+  inverseDistance: number;
+}
+
+// The last day asked: a weather answer's ET0 asks one, and so do the hours of a day in a row. The Date
+// work (year, day of year) and five of the formula's trigonometric calls are then done once per day.
+let lastDay = NaN;
+let lastTerms: DayTerms = { declination: NaN, seasonalCorrection: NaN, inverseDistance: NaN };
+
+function dayTerms(day: number): DayTerms {
+  if (day !== lastDay) {
+    const doy = dayOfYearUtc(new Date(day * 86_400_000));
+    lastTerms = { declination: solarDeclinationFao(doy), seasonalCorrection: seasonalCorrectionHours(doy), inverseDistance: inverseRelativeDistance(doy) };
+    lastDay = day;
+  }
+  return lastTerms;
 }
 
 /** Clear-sky radiation Rso = (0.75 + 2·10⁻⁵ z) Ra (FAO-56 eq. 37). */
