@@ -44,27 +44,26 @@ export const developerBuilder = defineBuilder({
     const c = sh.correction;
     const u = v.wind_u_10m;
     const w = v.wind_v_10m;
-    Object.assign(
+    const uv = ctx.feed('uv')?.now.values;
+    developerFields(
+      {
+        time: new Date(ctx.q.timeMs),
+        lat: ctx.q.lat,
+        lon: ctx.q.lon,
+        stepHours: stepHoursAt(base.timesMs, ctx.q.timeMs),
+        temperatureC: sh.temperatureC,
+        relativeHumidityPct: sh.humidityPct,
+        dewPointC: sh.dewPointC,
+        windSpeed10mMs: u != null && w != null ? Math.hypot(u, w) : null,
+        gridElevationM: v.elevation ?? null,
+        satelliteCloudAlbedo: uv?.effective_cloud_albedo ?? null,
+        satelliteClearSkyIndex: uv?.clear_sky_index ?? null,
+        camsTotalOzoneDu: ctx.feed('ozone')?.now.values.total_ozone ?? null,
+        pointElevationM: c?.applied ? c.pointElevationM : (ctx.q.altM ?? sh.demElevationM),
+        values: v,
+      },
+      ctx.groups,
       ctx.out,
-      developerFields(
-        {
-          time: new Date(ctx.q.timeMs),
-          lat: ctx.q.lat,
-          lon: ctx.q.lon,
-          stepHours: stepHoursAt(base.timesMs, ctx.q.timeMs),
-          temperatureC: sh.temperatureC,
-          relativeHumidityPct: sh.humidityPct,
-          dewPointC: sh.dewPointC,
-          windSpeed10mMs: u != null && w != null ? Math.hypot(u, w) : null,
-          gridElevationM: v.elevation ?? null,
-          satelliteCloudAlbedo: ctx.feed('uv')?.now.values.effective_cloud_albedo ?? null,
-          satelliteClearSkyIndex: ctx.feed('uv')?.now.values.clear_sky_index ?? null,
-          camsTotalOzoneDu: ctx.feed('ozone')?.now.values.total_ozone ?? null,
-          pointElevationM: c?.applied ? c.pointElevationM : (ctx.q.altM ?? sh.demElevationM),
-          values: v,
-        },
-        ctx.groups,
-      ),
     );
   },
 });

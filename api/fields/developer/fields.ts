@@ -35,14 +35,16 @@ export const DEVELOPER_VARIABLES = [
 ] as const;
 
 /**
- * The Developer fields at one point.
+ * The Developer fields at one point, added to `out` (the response being
+ * built: no object of their own to copy from) and returned.
  *
  * @param groups selected groups (`fields=`, default all); only wbgt, frost and et0 matter here
  */
-export function developerFields(input: DeveloperInput, groups: ReadonlySet<string>): DeveloperFields {
-  const out: DeveloperFields = { comfort: comfortField(input), uv_index: uvIndexField(input) };
+export function developerFields(input: DeveloperInput, groups: ReadonlySet<string>, out: Record<string, unknown> = {}): DeveloperFields {
+  out.comfort = comfortField(input);
+  out.uv_index = uvIndexField(input);
   if (groups.has('wbgt')) out.wbgt = wbgtField(input);
   if (groups.has('frost')) out.frost = frostField(input);
   if (groups.has('et0')) out.et0 = et0Field(input);
-  return out;
+  return out as DeveloperFields;
 }
