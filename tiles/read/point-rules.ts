@@ -5,7 +5,6 @@
  * raw[8n + 2k] and raw[8n + 2k + 1] hold neighbour k at the two bracketing
  * steps (the second only when the time weight w ≠ 0).
  */
-import { distance } from '@turf/distance';
 import { cellLatLon, type GridDef } from '../../geo/grid.js';
 import { lerpTime } from './interpolate.js';
 import { INT16_FILL } from '../codecs/packing.js';
@@ -97,7 +96,24 @@ export interface MaskInputs {
 export function distanceToCellKm(grid: GridDef, lat: number, lon: number, flat: number): number {
   const j = Math.floor(flat / grid.nx);
   const c = cellLatLon(grid, flat - j * grid.nx, j);
-  return distance([lon, lat], [c.lon, c.lat], { units: 'kilometers' });
+  return haversineKm(lat, lon, c.lat, c.lon);
+}
+
+/** Mean Earth radius, km: @turf/helpers' earthRadius (6371008.8 m) / 1000, as its 'kilometers' factor. */
+const EARTH_RADIUS_KM = 6371008.8 / 1e3;
+
+/**
+ * @turf/distance's haversine written out, operation for operation (the same bits, so the search radius and
+ * distance_km agree with ingest/masks.ts, which calls turf): without its two coordinate arrays, option object and
+ * GeoJSON checks, which were most of a masked lookup's locate (4 neighbours per point moved).
+ */
+export function haversineKm(lat1Deg: number, lon1Deg: number, lat2Deg: number, lon2Deg: number): number {
+  const dLat = ((lat2Deg - lat1Deg) % 360) * Math.PI / 180;
+  const dLon = ((lon2Deg - lon1Deg) % 360) * Math.PI / 180;
+  const lat1 = (lat1Deg % 360) * Math.PI / 180;
+  const lat2 = (lat2Deg % 360) * Math.PI / 180;
+  const a = Math.pow(Math.sin(dLat / 2), 2) + Math.pow(Math.sin(dLon / 2), 2) * Math.cos(lat1) * Math.cos(lat2);
+  return 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a)) * EARTH_RADIUS_KM;
 }
 
 export function maskChoice(m: MaskInputs): MaskChoice {
