@@ -14,35 +14,45 @@ import type { VariableList } from './variable-list.js';
 import { MASK_LAND, MASK_SEA } from './var-state.js';
 import type { VersionState } from './version-state.js';
 
+/** Scratch of one kind's choice (maskChoice reads them during the call only): no arrays per lookup. */
+const OF_KIND = [false, false, false, false];
+const NEAREST_CELL = [NaN, NaN, NaN, NaN];
+const NONE: MaskChoice = { mode: 'none' };
+
 /** The masked variables of `list` written into `values`; returns the distance per kind used. */
 export function applyMasks(
   vs: VersionState, list: VariableList, pt: PointMemo, w: number, raw: Float64Array, values: Record<string, number | null>,
 ): NonNullable<PointSample['distanceKm']> {
-  const auxAt = 8 * list.vars.length;
   const out: NonNullable<PointSample['distanceKm']> = {};
-  for (const code of [MASK_SEA, MASK_LAND]) {
-    if ((list.masks & (1 << code)) === 0) continue;
-    const kind = code === MASK_SEA ? 'sea' : 'land';
-    let choice: MaskChoice = { mode: 'none' };
-    const maskVar = vs.maskVar;
-    if (maskVar && list.aux[code]) {
-      const nearestVar = list.aux[code]!;
-      const ofKind = [0, 1, 2, 3].map((k) => {
-        const m = unpack(raw[auxAt + 2 * k]!, maskVar);
-        return m === m && isKind(m, kind);
-      });
-      const nearestCell = [0, 1, 2, 3].map((k) => unpack(raw[auxAt + 8 * code + 2 * k]!, nearestVar));
-      choice = maskChoice({
-        grid: vs.grid, lat: pt.lat, lon: pt.lon, weights: pt.weights, order: pt.order, cellKm: pt.cellKm,
-        ofKind, nearestCell, searchRadiusKm: vs.searchRadiusKm[code]!,
-      });
-    }
-    out[kind] = choice.mode === 'none' ? null : Math.round(choice.distanceKm * 1000) / 1000;
-    for (let n = 0; n < list.vars.length; n++) {
-      const v = list.vars[n]!;
-      if (v === null || v.mask !== code) continue;
-      values[list.names[n]!] = maskedValue(raw, 8 * n, v.isStatic || v.interval ? 0 : w, v, v.nearest, choice, pt.order);
-    }
-  }
+  if ((list.masks & (1 << MASK_SEA)) !== 0) out.sea = applyKind(MASK_SEA, 'sea', vs, list, pt, w, raw, values);
+  if ((list.masks & (1 << MASK_LAND)) !== 0) out.land = applyKind(MASK_LAND, 'land', vs, list, pt, w, raw, values);
   return out;
+}
+
+/** The variables masked to one kind; returns how far the cell read is (null: none within the search radius). */
+function applyKind(
+  code: number, kind: 'sea' | 'land', vs: VersionState, list: VariableList, pt: PointMemo, w: number, raw: Float64Array,
+  values: Record<string, number | null>,
+): number | null {
+  const auxAt = 8 * list.vars.length;
+  let choice: MaskChoice = NONE;
+  const maskVar = vs.maskVar;
+  if (maskVar && list.aux[code]) {
+    const nearestVar = list.aux[code]!;
+    for (let k = 0; k < 4; k++) {
+      const m = unpack(raw[auxAt + 2 * k]!, maskVar);
+      OF_KIND[k] = m === m && isKind(m, kind);
+      NEAREST_CELL[k] = unpack(raw[auxAt + 8 * code + 2 * k]!, nearestVar);
+    }
+    choice = maskChoice({
+      grid: vs.grid, lat: pt.lat, lon: pt.lon, weights: pt.weights, order: pt.order, cellKm: pt.cellKm,
+      ofKind: OF_KIND, nearestCell: NEAREST_CELL, searchRadiusKm: vs.searchRadiusKm[code]!,
+    });
+  }
+  for (let n = 0; n < list.vars.length; n++) {
+    const v = list.vars[n]!;
+    if (v === null || v.mask !== code) continue;
+    values[list.names[n]!] = maskedValue(raw, 8 * n, v.isStatic || v.interval ? 0 : w, v, v.nearest, choice, pt.order);
+  }
+  return choice.mode === 'none' ? null : Math.round(choice.distanceKm * 1000) / 1000;
 }
