@@ -40,8 +40,11 @@ export interface SourceInfo {
 
 /** "lapse 6.5 K/km" for the standard atmosphere (the established wording), "dT/dz −5.9 K/km" for any other gradient. */
 export function describeGradient(gradientKPerKm: number): string {
-  return gradientKPerKm === STANDARD_GRADIENT_K_PER_KM ? `lapse ${(-gradientKPerKm).toFixed(1)} K/km` : `dT/dz ${signed(gradientKPerKm)} K/km`;
+  return gradientKPerKm === STANDARD_GRADIENT_K_PER_KM ? STANDARD_LAPSE : `dT/dz ${signed(gradientKPerKm)} K/km`;
 }
+
+/** Nearly every answer's wording, made once. */
+const STANDARD_LAPSE = `lapse ${(-STANDARD_GRADIENT_K_PER_KM).toFixed(1)} K/km`;
 
 /** One decimal with its sign: a real minus (U+2212) or '+' (an inversion reads "+8.0"). */
 export function signed(x: number): string {

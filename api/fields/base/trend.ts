@@ -37,8 +37,24 @@ export function temperatureTrend(nowC: number | null, pastC: number | null): Tem
   return { delta, label: trendLabel(delta) };
 }
 
+/** Labels made so far, by delta × 10 (whole: the delta carries one decimal): a few hundred at most in practice. */
+const labels = new Map<number, string>();
+/** Deltas beyond this, °C, are not remembered (bad data must not grow the map). */
+const REMEMBER_BELOW_C = 60;
+
 /** The Italian label for an already rounded delta, °C. */
 export function trendLabel(deltaC: number): string {
+  // Math.round: the key of −2.9 is −29 whatever the float's last bits (the delta was rounded by roundTo).
+  const key = Math.round(deltaC * 10);
+  let label = labels.get(key);
+  if (label === undefined || key / 10 !== deltaC) {
+    label = makeLabel(deltaC);
+    if (Math.abs(deltaC) < REMEMBER_BELOW_C && key / 10 === deltaC) labels.set(key, label);
+  }
+  return label;
+}
+
+function makeLabel(deltaC: number): string {
   const word = Math.abs(deltaC) < STABLE_BELOW_C ? 'stabile' : deltaC > 0 ? 'in aumento' : 'in calo';
   const magnitude = Math.abs(deltaC).toFixed(DECIMALS.trend_delta).replace('.', ',');
   const sign = deltaC > 0 ? '+' : deltaC < 0 ? '\u2212' : '';

@@ -40,6 +40,19 @@ describe('3-hour trend', () => {
     expect(temperatureTrend(10.04, 10.08)).toEqual({ delta: 0, label: 'stabile, 0,0 °C in 3 ore' });
   });
 
+  it('gives the same label when remembered, and formats a delta it cannot remember (unrounded, huge) the same way', () => {
+    // Twice each: the second call is answered from the labels made so far.
+    for (let r = 0; r < 2; r++) {
+      expect(trendLabel(-2.9)).toBe('in calo, \u22122,9 °C in 3 ore');
+      expect(trendLabel(0.3)).toBe('stabile, +0,3 °C in 3 ore');
+      expect(trendLabel(0)).toBe('stabile, 0,0 °C in 3 ore');
+    }
+    // 1.44 shares its tenth with 1.4 but is not 1.4: formatted, not 1.4's label (the same text here by toFixed).
+    expect(trendLabel(1.44)).toBe('in aumento, +1,4 °C in 3 ore');
+    expect(trendLabel(0.45)).toBe('stabile, +0,5 °C in 3 ore');
+    expect(trendLabel(75.3)).toBe('in aumento, +75,3 °C in 3 ore');
+  });
+
   it('has no trend when either temperature is missing', () => {
     expect(temperatureTrend(null, 3)).toBeNull();
     expect(temperatureTrend(3, null)).toBeNull();
