@@ -223,19 +223,43 @@ export class WeatherService {
   }
 
   private build(p: Prepared, samples: Samples): Record<string, unknown> {
-    const views = new Map<string, FeedView | null>();
-    const feed = (name: string): FeedView | null => {
-      let v = views.get(name);
-      if (v !== undefined) return v;
-      const l = p.plan.lookupOf.get(name);
-      const s = l ? samples[p.plan.lookups.indexOf(l)] : undefined;
-      v = l && s?.now ? { manifest: l.vs.manifest, timesMs: l.vs.timesMs, now: s.now, past: s.past, passedOver: p.passedOver?.get(name) ?? NO_MISSES } : null;
-      views.set(name, v);
-      return v;
-    };
-    const shared: SharedResults = { correction: null, temperatureC: null, dewPointC: null, humidityPct: null, demElevationM: null };
-    const ctx: BuildContext = { q: p.q, groups: p.groups, feed, shared, out: {} };
-    for (const b of p.selection.builders) b.build(ctx);
+    const ctx = new RequestBuild(p, samples);
+    const builders = p.selection.builders;
+    for (let b = 0; b < builders.length; b++) builders[b]!.build(ctx);
     return ctx.out;
+  }
+}
+
+/**
+ * One request's build context: the feeds' views made on a builder's first ask and kept by the feed's index in the
+ * selection (a class with a method, not a closure over a Map: two allocations fewer per request, one shape).
+ */
+class RequestBuild implements BuildContext {
+  readonly q: PointRequest;
+  readonly groups: ReadonlySet<FieldGroup>;
+  readonly shared: SharedResults = { correction: null, temperatureC: null, dewPointC: null, humidityPct: null, demElevationM: null };
+  readonly out: Record<string, unknown> = {};
+  /** Per feed of the selection: its view, null (no product answers it here) or undefined (not asked yet). */
+  private readonly views: (FeedView | null | undefined)[];
+
+  constructor(
+    private readonly p: Prepared,
+    private readonly samples: Samples,
+  ) {
+    this.q = p.q;
+    this.groups = p.groups;
+    this.views = new Array<FeedView | null | undefined>(p.selection.feeds.length).fill(undefined);
+  }
+
+  feed(name: string): FeedView | null {
+    const p = this.p;
+    const f = p.selection.feeds.indexOf(name);
+    let v = f < 0 ? undefined : this.views[f];
+    if (v !== undefined) return v;
+    const l = p.plan.lookupOf.get(name);
+    const s = l ? this.samples[p.plan.lookups.indexOf(l)] : undefined;
+    v = l && s?.now ? { manifest: l.vs.manifest, timesMs: l.vs.timesMs, now: s.now, past: s.past, passedOver: p.passedOver?.get(name) ?? NO_MISSES } : null;
+    if (f >= 0) this.views[f] = v;
+    return v;
   }
 }
