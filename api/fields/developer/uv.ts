@@ -40,6 +40,13 @@ export const UV_SOURCES = {
 /** Where the total ozone came from, as `source` names it: the UV_SOURCES strings name the NWP's. */
 export const OZONE_SOURCES = { nwp: 'NWP total ozone', cams: 'CAMS global forecast total ozone' } as const;
 
+type UvSource = keyof typeof UV_SOURCES;
+
+/** UV_SOURCES with the ozone from CAMS, made once (not a string replace per answer where the NWP has no ozone: ICON's open data). */
+const UV_SOURCES_CAMS_OZONE = Object.fromEntries(
+  Object.entries(UV_SOURCES).map(([k, v]) => [k, v.replace(OZONE_SOURCES.nwp, OZONE_SOURCES.cams)]),
+) as Record<UvSource, string>;
+
 /** The uv_index field, or null without total ozone or any cloud information. */
 export function uvIndexField(inp: DeveloperInput): UvIndexBody | null {
   const nwpOzone = value(inp, 'total_ozone');
@@ -49,21 +56,21 @@ export function uvIndexField(inp: DeveloperInput): UvIndexBody | null {
   const sw = value(inp, 'shortwave_radiation');
   const cloud = value(inp, 'cloud_cover');
   let cmf: number;
-  let source: string;
+  let source: UvSource;
   const cal = inp.satelliteCloudAlbedo ?? null;
   const k = inp.satelliteClearSkyIndex ?? null;
   if (cal !== null && Number.isFinite(cal)) {
     cmf = cloudModificationFromCloudAlbedo(cal);
-    source = UV_SOURCES.satellite;
+    source = 'satellite';
   } else if (k !== null && Number.isFinite(k)) {
     cmf = cloudModificationFromClearSkyIndex(k);
-    source = UV_SOURCES.satelliteNrt;
+    source = 'satelliteNrt';
   } else if (sw !== null) {
     cmf = cloudModificationFromShortwave(sw, cosZenithAt(radiationMidpoint(inp), inp.lat, inp.lon));
-    source = UV_SOURCES.shortwave;
+    source = 'shortwave';
   } else if (cloud !== null) {
     cmf = cloudModificationFromCloudCover(cloud / 100);
-    source = UV_SOURCES.cloudCover;
+    source = 'cloudCover';
   } else {
     return null;
   }
@@ -76,6 +83,6 @@ export function uvIndexField(inp: DeveloperInput): UvIndexBody | null {
     category_it: uvCategoryLabelIt(category),
     clear_sky: roundTo(clear, DEVELOPER_DECIMALS.uv_index),
     cloud_modification: roundTo(cmf, DEVELOPER_DECIMALS.cloud_modification),
-    source: nwpOzone === null ? source.replace(OZONE_SOURCES.nwp, OZONE_SOURCES.cams) : source,
+    source: (nwpOzone === null ? UV_SOURCES_CAMS_OZONE : UV_SOURCES)[source],
   };
 }
