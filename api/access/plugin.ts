@@ -24,9 +24,9 @@ import type { Endpoint } from './contract.js';
 import { KEY_PARAM, knownKey, originAllowed, presentedKey, requestOrigin, verifyKey } from './authenticate.js';
 import { KeyStoreUnavailableError, type KeyRecord } from './key-store.js';
 import { PLAN_LABEL } from './plans.js';
-import { bindingWindow, type QuotaSnapshot, type QuotaTicket } from './quota.js';
+import { bindingWindow, type QuotaDecision, type QuotaSnapshot, type QuotaTicket } from './quota.js';
 import { createAccessServices, type AccessServices, type AccessServicesOptions } from './services.js';
-import type { AccessErrors } from './contract.js';
+import type { AccessContext, AccessErrors } from './contract.js';
 import { toApiFailure, type ApiFailure } from '../plugins/errors.js';
 
 export interface AccessPluginOptions extends AccessServicesOptions {
@@ -34,18 +34,28 @@ export interface AccessPluginOptions extends AccessServicesOptions {
   services?: AccessServices;
 }
 
-/** Per-request state of keyed routes. */
+/** Per-request state of keyed routes (the request's `accessState`; null on other routes). */
 interface AccessState {
   endpoint: Endpoint;
-  /** Whom refusals count against: `key:<prefix>` or `ip:<address>`. */
-  floodId: string;
+  /** Whom refusals count against: `key:<prefix>` once a key is admitted, else (null) `ip:<address>` (floodIdOf). */
+  floodId: string | null;
   /** The flood guard was asked for this request (at most once). */
   floodChecked: boolean;
   ticket: QuotaTicket | null;
   snapshot: QuotaSnapshot | null;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The access plugin's state of a request to a keyed route; null elsewhere. */
+    accessState: AccessState | null;
+  }
+}
+
 const UNAVAILABLE_RETRY_S = 5;
+
+/** Key prefixes whose flood id is kept (all are dropped past it). */
+const FLOOD_IDS_KEPT = 10_000;
 
 const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, opts) => {
   const services = opts.services ?? (await createAccessServices({ env: opts.env, config: opts.config, log: opts.log ?? fastify.log, cacheKeys: true }));
@@ -53,35 +63,44 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
   fastify.log.info(services.startupMessage);
   for (const notice of services.notices) fastify.log.warn(notice);
   const { keys, quota, flood } = services;
-  const states = new WeakMap<FastifyRequest, AccessState>();
+  const floodIds = new Map<string, string>();
 
+  fastify.decorateRequest('accessState', null);
   fastify.decorateRequest('access', null);
   const errors: AccessErrors = { keyStore: 0, quotaStore: 0 };
   fastify.decorate('accessErrors', errors);
 
-  const refuseIfFlooding = async (state: AccessState) => {
+  const refuseIfFlooding = async (request: FastifyRequest, state: AccessState) => {
     state.floodChecked = true;
-    const waitMs = await flood.blockedForMs(state.floodId);
-    if (waitMs > 0) throw floodError(state, waitMs);
+    const waitMs = await flood.blockedForMs(floodIdOf(request, state));
+    if (waitMs > 0) throw floodError(request, state, waitMs);
   };
+
+  // Keyed routes (config.endpoint) get the key check as a route hook, after the app's onRequest
+  // hooks as before: the route is known when it is registered, not looked up on every request.
+  fastify.addHook('onRoute', (route) => {
+    const endpoint = route.config?.endpoint;
+    if (!endpoint) return;
+    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [...own, authenticateFor(endpoint)];
+  });
 
   // The usual request, a key this process holds and has checked before, is admitted without a promise;
   // anything else (no key, a key to fetch or hash, a refusal) takes checkKey's path.
-  fastify.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
-    const endpoint = request.routeOptions.config?.endpoint;
-    if (!endpoint) return done();
-    const state: AccessState = { endpoint, floodId: `ip:${request.ip}`, floodChecked: false, ticket: null, snapshot: null };
-    states.set(request, state);
-    const presented = presentedKey(request, endpoint);
-    const known = presented ? knownKey(keys, presented) : undefined;
-    if (!known) return void checkKey(request, state, presented).then(() => done(), done);
-    admit(request, state, known);
-    done();
-  });
+  const authenticateFor = (endpoint: Endpoint) =>
+    function authenticate(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+      const state: AccessState = { endpoint, floodId: null, floodChecked: false, ticket: null, snapshot: null };
+      request.accessState = state;
+      const presented = presentedKey(request, endpoint);
+      const known = presented ? knownKey(keys, presented) : undefined;
+      if (!known) return void checkKey(request, state, presented).then(() => done(), done);
+      admit(request, state, known);
+      done();
+    };
 
   const checkKey = async (request: FastifyRequest, state: AccessState, presented: string | undefined): Promise<void> => {
     if (!presented) {
-      await refuseIfFlooding(state);
+      await refuseIfFlooding(request, state);
       throw new ApiError('MISSING_KEY', `API key missing: pass ${KEY_PARAM[state.endpoint]}=<key> or the X-API-Key header`);
     }
     let verification;
@@ -94,7 +113,7 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
       throw new ApiError('SERVICE_UNAVAILABLE', 'key store unavailable; retry shortly', { 'Retry-After': UNAVAILABLE_RETRY_S });
     }
     if (!verification.ok) {
-      await refuseIfFlooding(state);
+      await refuseIfFlooding(request, state);
       throw new ApiError('INVALID_KEY', verification.reason === 'revoked' ? 'API key revoked' : 'API key not valid');
     }
     admit(request, state, verification.record);
@@ -102,7 +121,12 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
 
   /** A valid key: `request.access` set; a widget key refused off widget.php or off its origins. */
   const admit = (request: FastifyRequest, state: AccessState, record: KeyRecord): void => {
-    state.floodId = `key:${record.prefix}`;
+    let floodId = floodIds.get(record.prefix);
+    if (floodId === undefined) {
+      if (floodIds.size >= FLOOD_IDS_KEPT) floodIds.clear();
+      floodIds.set(record.prefix, (floodId = `key:${record.prefix}`));
+    }
+    state.floodId = floodId;
     request.access = { keyId: record.prefix, prefix: record.prefix, plan: record.plan, kind: record.kind, name: record.name };
     if (record.origins && record.origins.length > 0) request.access.origins = record.origins;
     if (record.kind === 'widget' && state.endpoint !== 'widget') {
@@ -113,23 +137,28 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
     }
   };
 
-  fastify.decorate('consumeQuota', async (request: FastifyRequest, reply: FastifyReply) => {
-    const state = states.get(request);
+  // A plain function returning the decision's promise: the route's await is the one promise of its own.
+  fastify.decorate('consumeQuota', (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const state = request.accessState;
     const access = request.access;
-    if (!state || !access) throw new Error('consumeQuota: route has no config.endpoint, or the request was not authenticated');
-    if (state.ticket) return; // one served response, one request
-    let decision;
-    try {
-      decision = await quota.consume(access.keyId, access.plan, undefined, { guard: flood, id: state.floodId });
-      state.floodChecked = true;
-    } catch (err) {
-      errors.quotaStore++;
-      request.log.error({ err }, 'access: quota store failed');
-      throw new ApiError('SERVICE_UNAVAILABLE', 'quota store unavailable; retry shortly', { 'Retry-After': UNAVAILABLE_RETRY_S });
-    }
+    if (!state || !access) return Promise.reject(new Error('consumeQuota: route has no config.endpoint, or the request was not authenticated'));
+    if (state.ticket) return Promise.resolve(); // one served response, one request
+    return quota.consume(access.keyId, access.plan, undefined, { guard: flood, id: floodIdOf(request, state) }).then(
+      (decision) => settle(request, reply, state, access, decision),
+      (err: unknown) => {
+        errors.quotaStore++;
+        request.log.error({ err }, 'access: quota store failed');
+        throw new ApiError('SERVICE_UNAVAILABLE', 'quota store unavailable; retry shortly', { 'Retry-After': UNAVAILABLE_RETRY_S });
+      },
+    );
+  });
+
+  /** The request served (its ticket kept), or its 429. */
+  const settle = (request: FastifyRequest, reply: FastifyReply, state: AccessState, access: AccessContext, decision: QuotaDecision): void => {
+    state.floodChecked = true;
     // The rate-limit headers are set from it in onSend (below), on every answer, this one's 429 too.
     state.snapshot = decision.snapshot;
-    if (!decision.allowed && decision.refusedBy === 'flood') throw floodError(state, decision.retryAfterMs);
+    if (!decision.allowed && decision.refusedBy === 'flood') throw floodError(request, state, decision.retryAfterMs);
     if (!decision.allowed) {
       const s = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
       reply.header('Retry-After', s);
@@ -140,16 +169,16 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
       });
     }
     state.ticket = decision.ticket;
-  });
+  };
 
   // A refusal (4xx other than 429) of a request the guard was not asked about yet: 429 while blocked.
   fastify.decorate('refusalGate', async (request: FastifyRequest, failure: ApiFailure): Promise<ApiFailure> => {
-    const state = states.get(request);
+    const state = request.accessState;
     if (!state || state.floodChecked || failure.status < 400 || failure.status >= 500 || failure.status === 429) return failure;
     state.floodChecked = true;
     try {
-      const waitMs = await flood.blockedForMs(state.floodId);
-      return waitMs > 0 ? toApiFailure(floodError(state, waitMs), request) : failure;
+      const waitMs = await flood.blockedForMs(floodIdOf(request, state));
+      return waitMs > 0 ? toApiFailure(floodError(request, state, waitMs), request) : failure;
     } catch (err) {
       request.log.warn({ err }, 'access: flood guard unavailable; refusal answered as it is');
       return failure;
@@ -158,8 +187,8 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
 
   // A served answer (the common case) is handled here without a promise; a failed one needs Redis.
   fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-    const state = states.get(request);
-    if (!state) return done(null, payload);
+    const state = request.accessState;
+    if (state === null) return done(null, payload);
     if (reply.statusCode < 400 && (!request.access || state.snapshot)) {
       if (request.access) setRateLimitHeaders(reply, state.snapshot!);
       return done(null, payload);
@@ -177,7 +206,7 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
         state.ticket = null;
         state.snapshot = null;
       }
-      if (status >= 400 && status < 500 && status !== 429) await flood.countRefusal(state.floodId);
+      if (status >= 400 && status < 500 && status !== 429) await flood.countRefusal(floodIdOf(request, state));
       if (request.access) setRateLimitHeaders(reply, state.snapshot ?? (await quota.peek(request.access.keyId, request.access.plan)));
     } catch (err) {
       request.log.warn({ err }, 'access: rate-limit bookkeeping failed');
@@ -185,10 +214,15 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
   };
 };
 
+/** Whom the request's refusals count against: its admitted key, else its address. */
+function floodIdOf(request: FastifyRequest, state: AccessState): string {
+  return (state.floodId ??= `ip:${request.ip}`);
+}
+
 /** The 429 of a key or address the flood guard blocks for `waitMs`. */
-function floodError(state: AccessState, waitMs: number): ApiError {
+function floodError(request: FastifyRequest, state: AccessState, waitMs: number): ApiError {
   const s = Math.max(1, Math.ceil(waitMs / 1000));
-  const whose = state.floodId.startsWith('key:') ? ' with this key' : '';
+  const whose = floodIdOf(request, state).startsWith('key:') ? ' with this key' : '';
   return new ApiError('TOO_MANY_REQUESTS', `too many refused requests${whose}; retry in ${s} s`, { 'Retry-After': s });
 }
 

@@ -24,7 +24,7 @@
  * holds the next call back by {@link HOLD_MS} at most.
  */
 import type { Redis } from 'ioredis';
-import { consumeMany, defineQuotaScript, type BothWindows, type WindowsRequest } from './quota-script.js';
+import { consumeMany, type BothWindows, type WindowsRequest } from './quota-script.js';
 
 /**
  * Most decisions in one script call. Redis runs nothing else while a script
@@ -64,9 +64,7 @@ export class QuotaBatcher {
     private readonly redis: Redis,
     private readonly maxBatch = MAX_BATCH,
     private readonly holdMs = HOLD_MS,
-  ) {
-    defineQuotaScript(redis);
-  }
+  ) {}
 
   /** `request`'s decision, taken with those of every request that asks in the same pass of the event loop (or while the call before is out). */
   decide(request: WindowsRequest): Promise<BothWindows> {

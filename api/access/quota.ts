@@ -66,7 +66,21 @@ export type QuotaDecision =
   /** The flood guard blocks the caller: nothing taken; the windows as they stand when the same round trip read them. */
   | { allowed: false; refusedBy: 'flood'; retryAfterMs: number; snapshot: QuotaSnapshot | null };
 
+/** A request's counter keys (Quota.counterKeys). */
+interface CounterKeys {
+  /** The UTC date they are for. */
+  date: string;
+  /** `<date>:<keyId>`: the day counter's id (the limiter's key, and the ticket's). */
+  dayId: string;
+  day: string;
+  minute: string;
+}
+
+/** Keys whose counter keys are kept (all are dropped past it: the active keys come back at once). */
+const COUNTER_KEYS_KEPT = 10_000;
+
 export class Quota {
+  private readonly keysById = new Map<string, CounterKeys>();
   private readonly day: RateLimiterAbstract;
   private readonly minute: RateLimiterAbstract;
   /** With Redis: the decisions of one pass of the event loop, sent together. */
@@ -99,29 +113,67 @@ export class Quota {
    * `flood`, refuses first, taking nothing, while the flood guard blocks
    * `flood.id`: a guard in Redis is read in the same round trip.
    */
-  async consume(keyId: string, plan: Plan, nowMs = Date.now(), flood?: { guard: FloodCheck; id: string }): Promise<QuotaDecision> {
+  consume(keyId: string, plan: Plan, nowMs = Date.now(), flood?: { guard: FloodCheck; id: string }): Promise<QuotaDecision> {
+    const counterKey = flood ? flood.guard.counterKey(flood.id) : null;
+    // The usual request (Redis up, the guard in Redis too) has no async function of its own: one
+    // promise for the batch's verdict, one for the decision (the hot path of every served request).
+    if (this.batcher && this.redis?.status === 'ready' && (!flood || counterKey !== null)) {
+      return this.viaBatch(keyId, plan, nowMs, flood, counterKey).catch(() => this.consumeSlow(keyId, plan, nowMs, flood, counterKey, false));
+    }
+    return this.consumeSlow(keyId, plan, nowMs, flood, counterKey, true);
+  }
+
+  /** The decision of the script (./quota-script.ts) in the batch of this pass of the event loop; rejects when Redis does not answer. */
+  private viaBatch(keyId: string, plan: Plan, nowMs: number, flood: { guard: FloodCheck; id: string } | undefined, counterKey: string | null): Promise<QuotaDecision> {
+    const keys = this.counterKeys(keyId, nowMs);
+    // One object shape for every request (no spread): the batch reads them in a loop.
+    return this.batcher!.decide({
+      minuteKey: keys.minute,
+      dayKey: keys.day,
+      limits: this.config[plan],
+      minuteS: MINUTE_S,
+      dayS: dayTtlS(nowMs),
+      flood: counterKey !== null ? { key: counterKey, limit: flood!.guard.limit } : undefined,
+    }).then((both) => this.decision(keyId, plan, keys.dayId, both, nowMs));
+  }
+
+  /**
+   * The counters' Redis keys of `keyId` on the UTC day of `nowMs`, kept per key
+   * (a request asks for the same three strings as the one before it).
+   */
+  private counterKeys(keyId: string, nowMs: number): CounterKeys {
+    const date = utcDate(nowMs);
+    let keys = this.keysById.get(keyId);
+    if (keys === undefined || keys.date !== date) {
+      const dayId = `${date}:${keyId}`;
+      keys = { date, dayId, day: this.day.getKey(dayId), minute: this.minute.getKey(keyId) };
+      if (this.keysById.size >= COUNTER_KEYS_KEPT) this.keysById.clear();
+      this.keysById.set(keyId, keys);
+    }
+    return keys;
+  }
+
+  /**
+   * consume off the hot path: a guard in memory asked first; then, with
+   * `tryBatch`, the script; when Redis did not answer it (had the script run
+   * after all, the request is counted twice: that can refuse, never admit),
+   * the guard in Redis asked on its own and the limiters one window at a time,
+   * which fall back to memory.
+   */
+  private async consumeSlow(
+    keyId: string, plan: Plan, nowMs: number, flood: { guard: FloodCheck; id: string } | undefined, counterKey: string | null, tryBatch: boolean,
+  ): Promise<QuotaDecision> {
     const limits = this.config[plan];
     const dayKey = `${utcDate(nowMs)}:${keyId}`;
-    const counterKey = flood ? flood.guard.counterKey(flood.id) : null;
     if (flood && counterKey === null) {
       const refused = await floodRefusal(flood);
       if (refused) return refused;
     }
-    if (this.batcher && this.redis?.status === 'ready') {
+    if (tryBatch && this.batcher && this.redis?.status === 'ready') {
       try {
-        // One object shape for every request (no spread): the batch reads them in a loop.
-        const both = await this.batcher.decide({
-          minuteKey: this.minute.getKey(keyId),
-          dayKey: this.day.getKey(dayKey),
-          limits,
-          minuteS: MINUTE_S,
-          dayS: dayTtlS(nowMs),
-          flood: counterKey !== null ? { key: counterKey, limit: flood!.guard.limit } : undefined,
-        });
-        return this.decision(keyId, plan, dayKey, both, nowMs);
+        return await this.viaBatch(keyId, plan, nowMs, flood, counterKey);
       } catch {
-        // Redis did not answer: take the path below, whose limiters fall back to memory. Had
-        // the script run after all, the request is counted twice: that can refuse, never admit.
+        // Redis did not answer: on below.
       }
     }
     if (flood && counterKey !== null) {
@@ -160,8 +212,8 @@ export class Quota {
 
   /** The decision of one script run (./quota-script.ts), in consume's terms. */
   private decision(keyId: string, plan: Plan, dayKey: string, both: BothWindows, nowMs: number): QuotaDecision {
-    const minuteWin = this.window(plan, 'minute', new RateLimiterRes(0, both.minuteMsLeft, both.minuteCount), nowMs);
-    const dayWin = this.window(plan, 'day', new RateLimiterRes(0, 0, both.dayCount), nowMs);
+    const minuteWin = windowOf(this.config[plan].minute, both.minuteCount, both.minuteMsLeft > 0 ? both.minuteMsLeft : MINUTE_S * 1000);
+    const dayWin = windowOf(this.config[plan].day, both.dayCount, msUntilUtcMidnight(nowMs));
     const snapshot = { day: dayWin, minute: minuteWin };
     if (both.outcome === 'flood') return { allowed: false, refusedBy: 'flood', retryAfterMs: Math.max(1, both.floodMsLeft), snapshot };
     if (both.outcome === 'minute') {
@@ -187,11 +239,15 @@ export class Quota {
   }
 
   private window(plan: Plan, which: 'day' | 'minute', res: RateLimiterRes | null, nowMs: number): QuotaWindow {
-    const limit = this.config[plan][which];
-    const used = Math.max(0, res?.consumedPoints ?? 0);
     const resetMs = which === 'day' ? msUntilUtcMidnight(nowMs) : res && res.msBeforeNext > 0 ? res.msBeforeNext : MINUTE_S * 1000;
-    return { limit, used, remaining: Math.max(0, limit - used), resetMs };
+    return windowOf(this.config[plan][which], res?.consumedPoints ?? 0, resetMs);
   }
+}
+
+/** A window of `limit` requests with `consumed` counted (negative: none), resetting in `resetMs`. */
+function windowOf(limit: number, consumed: number, resetMs: number): QuotaWindow {
+  const used = Math.max(0, consumed);
+  return { limit, used, remaining: Math.max(0, limit - used), resetMs };
 }
 
 /**

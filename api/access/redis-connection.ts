@@ -15,7 +15,6 @@
  */
 import { Redis } from 'ioredis';
 import { redactSecrets } from '../../config/redaction.js';
-import { QUOTA_SCRIPT_COMMAND } from './quota-script.js';
 
 export interface RedisHealthLog {
   warn(msg: string): void;
@@ -54,10 +53,9 @@ export async function connectAccessRedis(url: string, opts: AccessRedisOptions =
     connectionName: 'meteopunto-access',
     // Commands issued in one turn of the event loop leave in one write: under load many
     // requests' quota scripts share a socket write and a Redis wake-up (docs/benchmarks.md).
+    // (The quota script call, which already carries every decision of a turn, is sent with
+    // sendCommand, which auto-pipelining leaves alone: ./quota-script.ts.)
     enableAutoPipelining: true,
-    // The quota script already carries every decision of a turn in one command (./quota-batch.ts):
-    // auto-pipelining would only hold it back for one more turn of the event loop.
-    autoPipeliningIgnoredCommands: [QUOTA_SCRIPT_COMMAND],
   });
   watchHealth(client, url, opts.log);
   let lastError: Error | undefined;

@@ -44,6 +44,19 @@ describe('access plugin (Redis)', () => {
     expect(message(await get(`/api/v1/widget.php?${MILANO}`))).toContain('key=');
   });
 
+  it('checks keys on every route declaring an endpoint, the HEAD route Fastify adds beside a GET too, and on no other', async () => {
+    // The key check is attached to the keyed routes when they are registered (api/access/plugin.ts, onRoute).
+    const head = await app.inject({ method: 'HEAD', url: `/api/v1/weather.php?${MILANO}` });
+    expect(head.statusCode).toBe(401);
+    const { key } = await issue(services, 'free');
+    const served = await app.inject({ method: 'HEAD', url: `/api/v1/weather.php?${MILANO}&api_key=${key}` });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['x-ratelimit-limit']).toBe('2');
+    const health = await get('/health');
+    expect(health.statusCode).toBe(200);
+    expect(health.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
   it('401 INVALID_KEY for malformed, unknown, forged and revoked keys', async () => {
     const { key, prefix } = await issue(services, 'business');
     const forged = `${key.slice(0, 11)}${'x'.repeat(32)}`;

@@ -11,12 +11,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { consumeMany, defineQuotaScript, type WindowsRequest } from '../../../api/access/quota-script.js';
+import { consumeMany, type WindowsRequest } from '../../../api/access/quota-script.js';
 import { QuotaBatcher } from '../../../api/access/quota-batch.js';
 import { connectAccessRedis } from '../../../api/access/redis-connection.js';
+import { recordCommands } from '../../support/redis-commands.js';
+import { startRedisServer } from '../../support/redis-server.js';
 
 const redis: Redis = await connectAccessRedis(process.env.REDIS_URL!);
-defineQuotaScript(redis);
 const used: string[] = [];
 afterAll(async () => {
   if (used.length > 0) await redis.del(...used);
@@ -83,6 +84,47 @@ describe('a key repeated within one call', () => {
     ]);
     expect(got[2]!.floodMsLeft).toBeGreaterThan(55_000);
     expect(await redis.get(keysOf(c).minuteKey)).toBe('3');
+  });
+});
+
+describe('the script call as written on the wire', () => {
+  it('loads the script with EVAL when Redis does not hold it (a new Redis), then goes back to EVALSHA', async () => {
+    // A Redis of its own: the suite's may hold the script already, and flushing its scripts would disturb other suites.
+    const server = await startRedisServer();
+    const client = await connectAccessRedis(server.url);
+    try {
+      const d = randomUUID();
+      const lim = { minute: 2, day: 5 };
+      const { sent, stop } = recordCommands(client);
+      const first = await consumeMany(client, [ask(d, lim), ask(d, lim), ask(d, lim)]);
+      const second = await consumeMany(client, [ask(d, lim)]);
+      stop();
+      // Refused by hash (NOSCRIPT), sent again with its text, and held by Redis from then on.
+      expect(sent).toEqual(['evalsha', 'eval', 'evalsha']);
+      // The NOSCRIPT call ran nothing: minute limit 2 → taken, taken, refused (count 3); then refused again (3).
+      expect(first.map((g) => [g.outcome, g.minuteCount, g.dayCount])).toEqual([
+        ['taken', 1, 1],
+        ['taken', 2, 2],
+        ['minute', 3, 2],
+      ]);
+      expect(second.map((g) => [g.outcome, g.minuteCount, g.dayCount])).toEqual([['minute', 3, 2]]);
+      expect(await client.get(keysOf(d).minuteKey)).toBe('2');
+    } finally {
+      await client.quit();
+      await server.stop();
+    }
+  });
+
+  it('carries keys and arguments of any length byte for byte (an IPv6 flood id, multi-byte text)', async () => {
+    const e = randomUUID();
+    const lim = { minute: 10, day: 10 };
+    // A key with characters of 1 to 4 bytes in UTF-8: the bulk lengths are counted in bytes.
+    const odd = `mp:test:flood:ip:2001:db8::1:é€😀:${e}`;
+    used.push(odd);
+    await redis.set(odd, 2, 'EX', 60);
+    const got = await consumeMany(redis, [{ ...ask(e, lim, 2), flood: { key: odd, limit: 2 } }, ask(e, lim)]);
+    expect(got.map((g) => g.outcome)).toEqual(['flood', 'taken']);
+    expect(await redis.get(odd)).toBe('2');
   });
 });
 
