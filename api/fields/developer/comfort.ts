@@ -18,7 +18,7 @@
 import { MRT_CONSTANTS, MRT_GROUND, utci, utciCategory, utciCategoryLabelIt } from '../../../science/index.js';
 import { roundTo } from '../../weather/precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
-import { finite, value, type DeveloperInput } from './inputs.js';
+import { finite, type DeveloperInput } from './inputs.js';
 import type { ComfortBody } from './schema.js';
 
 const K = 273.15;
@@ -45,8 +45,8 @@ export function meanRadiantTemperatureAtPoint(gridMrtC: number, gridTC: number, 
 /** The comfort field, or null when an input is missing or UTCI is undefined there (outside its validity). */
 export function comfortField(inp: DeveloperInput): ComfortBody | null {
   const t = finite(inp.temperatureC);
-  const gridT = value(inp, 'temperature_2m');
-  const gridMrt = value(inp, 'mean_radiant_temperature');
+  const gridT = finite(inp.values.temperature_2m);
+  const gridMrt = finite(inp.values.mean_radiant_temperature);
   const rh = finite(inp.relativeHumidityPct);
   const wind = finite(inp.windSpeed10mMs);
   if (t === null || gridT === null || gridMrt === null || rh === null || wind === null) return null;

@@ -9,7 +9,7 @@
 import { et0Hourly } from '../../../science/index.js';
 import { roundTo } from '../../weather/precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
-import { finite, pointPressureHpa, stepHoursOf, value, type DeveloperInput } from './inputs.js';
+import { finite, pointPressureHpa, stepHoursOf, type DeveloperInput } from './inputs.js';
 import type { Et0Body } from './schema.js';
 
 /** The et0 field, or null when an input is missing. */
@@ -18,7 +18,7 @@ export function et0Field(inp: DeveloperInput): Et0Body | null {
   const td = finite(inp.dewPointC);
   const rh = finite(inp.relativeHumidityPct);
   const wind = finite(inp.windSpeed10mMs);
-  const sw = value(inp, 'shortwave_radiation');
+  const sw = finite(inp.values.shortwave_radiation);
   const z = finite(inp.pointElevationM) ?? finite(inp.gridElevationM);
   if (t === null || (td === null && rh === null) || wind === null || sw === null || z === null) return null;
   const hours = stepHoursOf(inp);

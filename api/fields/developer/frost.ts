@@ -7,13 +7,13 @@
 import { frostRisk } from '../../../science/index.js';
 import { roundOrNull, roundTo } from '../../weather/precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
-import { finite, value, type DeveloperInput } from './inputs.js';
+import { finite, type DeveloperInput } from './inputs.js';
 import type { FrostBody } from './schema.js';
 
 /** The frost field, or null without temperature, cloud cover or wind. */
 export function frostField(inp: DeveloperInput): FrostBody | null {
   const t = finite(inp.temperatureC);
-  const cloud = value(inp, 'cloud_cover');
+  const cloud = finite(inp.values.cloud_cover);
   const wind = finite(inp.windSpeed10mMs);
   if (t === null || cloud === null || wind === null) return null;
   const rh = finite(inp.relativeHumidityPct);

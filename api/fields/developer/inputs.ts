@@ -43,14 +43,13 @@ export interface DeveloperInput {
   values: Readonly<Record<string, number | null | undefined>>;
 }
 
-/** A finite value or null. */
+/**
+ * A finite value or null. The fields read `finite(inp.values.name)`, each name
+ * at its own site: through one helper taking the name, every read was a
+ * megamorphic keyed load.
+ */
 export function finite(v: number | null | undefined): number | null {
   return v === null || v === undefined || !Number.isFinite(v) ? null : v;
-}
-
-/** An interpolated value by canonical name, null when missing. */
-export function value(inp: DeveloperInput, name: string): number | null {
-  return finite(inp.values[name]);
 }
 
 /**
@@ -63,15 +62,15 @@ export function value(inp: DeveloperInput, name: string): number | null {
  */
 export function pointPressureHpa(inp: DeveloperInput): number | null {
   if (inp.pressureHpa !== undefined) return finite(inp.pressureHpa);
-  const sp = value(inp, 'surface_pressure');
-  const gridT = value(inp, 'temperature_2m');
+  const sp = finite(inp.values.surface_pressure);
+  const gridT = finite(inp.values.temperature_2m);
   const zGrid = finite(inp.gridElevationM);
   const zPoint = finite(inp.pointElevationM);
   if (sp !== null) {
     if (zGrid === null || zPoint === null || gridT === null) return sp;
     return pressureAtElevation(sp, zGrid, zPoint, gridT);
   }
-  const msl = value(inp, 'pressure_msl');
+  const msl = finite(inp.values.pressure_msl);
   const t = finite(inp.temperatureC);
   if (msl === null || zPoint === null || t === null) return null;
   // Layer from sea level up to the point: its sea-level temperature from the point's by the standard lapse.

@@ -22,7 +22,7 @@ import {
 } from '../../../science/index.js';
 import { roundTo } from '../../weather/precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
-import { cosZenithAt, finite, radiationMidpoint, value, type DeveloperInput } from './inputs.js';
+import { cosZenithAt, finite, radiationMidpoint, type DeveloperInput } from './inputs.js';
 import type { UvIndexBody } from './schema.js';
 
 /** `source` values: stable strings, listed in docs/api.md. */
@@ -49,12 +49,12 @@ const UV_SOURCES_CAMS_OZONE = Object.fromEntries(
 
 /** The uv_index field, or null without total ozone or any cloud information. */
 export function uvIndexField(inp: DeveloperInput): UvIndexBody | null {
-  const nwpOzone = value(inp, 'total_ozone');
+  const nwpOzone = finite(inp.values.total_ozone);
   const ozone = nwpOzone ?? finite(inp.camsTotalOzoneDu);
   if (ozone === null) return null;
   const clear = uvIndexClearSky({ time: inp.time, lat: inp.lat, lon: inp.lon, totalOzone: ozone });
-  const sw = value(inp, 'shortwave_radiation');
-  const cloud = value(inp, 'cloud_cover');
+  const sw = finite(inp.values.shortwave_radiation);
+  const cloud = finite(inp.values.cloud_cover);
   let cmf: number;
   let source: UvSource;
   const cal = inp.satelliteCloudAlbedo ?? null;

@@ -10,7 +10,7 @@
 import { wbgt, wbgtRisk, wbgtRiskLabelIt } from '../../../science/index.js';
 import { roundTo } from '../../weather/precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
-import { finite, pointPressureHpa, radiationMidpoint, value, type DeveloperInput } from './inputs.js';
+import { finite, pointPressureHpa, radiationMidpoint, type DeveloperInput } from './inputs.js';
 import type { WbgtBody } from './schema.js';
 
 /** NWP wind height, m. */
@@ -21,7 +21,7 @@ export function wbgtField(inp: DeveloperInput): WbgtBody | null {
   const t = finite(inp.temperatureC);
   const rh = finite(inp.relativeHumidityPct);
   const wind = finite(inp.windSpeed10mMs);
-  const sw = value(inp, 'shortwave_radiation');
+  const sw = finite(inp.values.shortwave_radiation);
   const p = pointPressureHpa(inp);
   if (t === null || rh === null || wind === null || sw === null || p === null) return null;
   const w = wbgt({
