@@ -37,15 +37,27 @@ export const POLLEN_CLASSES: Record<PollenSpecies, { family: string; edges: read
   ragweed: { family: 'Compositae', edges: [0.1, 5, 25] },
 };
 
-/** Result of {@link pollenRisk}. */
+/** Result of {@link pollenRisk} (shared: read-only). */
 export interface PollenRisk {
   /** Level identifier, null for a missing value. */
-  risk: PollenLevel | null;
+  readonly risk: PollenLevel | null;
   /** AIA Italian class name ('assente', 'bassa', 'media', 'alta'). */
-  label: string | null;
+  readonly label: string | null;
   /** AIA family the class table belongs to. */
-  family: string;
+  readonly family: string;
 }
+
+interface SpeciesResults {
+  missing: PollenRisk;
+  levels: readonly PollenRisk[];
+}
+/** Per species, its results for a missing value and each level: made once (six species in every answer with `cams`). */
+const RESULTS = Object.fromEntries(
+  Object.entries(POLLEN_CLASSES).map(([s, { family }]): [string, SpeciesResults] => [s, {
+    missing: { risk: null, label: null, family },
+    levels: POLLEN_LEVELS.map((l) => ({ risk: l.id, label: l.it, family })),
+  }]),
+) as Record<PollenSpecies, SpeciesResults>;
 
 /**
  * AIA pollen class of a concentration.
@@ -58,11 +70,10 @@ export function pollenRisk(species: PollenSpecies | `${PollenSpecies}_pollen`, g
   const key = (species.endsWith('_pollen') ? species.slice(0, -'_pollen'.length) : species) as PollenSpecies;
   const table = POLLEN_CLASSES[key];
   if (!table) throw new RangeError(`pollenRisk: unknown species '${species}'`);
-  if (!(grainsPerM3 >= 0)) return { risk: null, label: null, family: table.family };
+  const results = RESULTS[key];
+  if (!(grainsPerM3 >= 0)) return results.missing;
   const [low, medium, high] = table.edges;
-  const level = grainsPerM3 >= high ? 3 : grainsPerM3 >= medium ? 2 : grainsPerM3 >= low ? 1 : 0;
-  const l = POLLEN_LEVELS[level]!;
-  return { risk: l.id, label: l.it, family: table.family };
+  return results.levels[grainsPerM3 >= high ? 3 : grainsPerM3 >= medium ? 2 : grainsPerM3 >= low ? 1 : 0]!;
 }
 
 /** Order of the levels, lowest first (index into POLLEN_LEVELS). */
