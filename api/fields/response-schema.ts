@@ -3,8 +3,9 @@
  * (./registry.ts): each builder's properties in builder order,
  * then `elapsed_ms`. The base builder's fields are required, the others
  * optional (a plan or `fields=` leaves them out). Listing every field keeps
- * unlisted ones from leaking and lets Fastify compile the serialiser
- * (fast-json-stringify).
+ * unlisted ones from leaking; the route writes the body with the writer
+ * compiled from it here (./response-json.ts), Fastify's fast-json-stringify
+ * compiled from the same schema takes what that writer declines.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FieldBuilder } from './contract.js';
@@ -14,6 +15,7 @@ import type { DeveloperFields } from './developer/schema.js';
 import { errorResponses } from '../weather/schema.js';
 import { WEATHER_EXAMPLE } from '../weather/example.js';
 import type { FreeFields } from './base/schema.js';
+import { compileResponseJson } from './response-json.js';
 
 export function responseSchema(builders: readonly FieldBuilder[]): TSchema {
   const properties: Record<string, TSchema> = {};
@@ -45,3 +47,9 @@ export const weatherResponses = {
   }),
   ...errorResponses,
 } as const;
+
+/**
+ * The 200 body as JSON, the bytes Fastify's fast-json-stringify would write for `weatherResponses[200]`
+ * (./response-json.ts); undefined when a value is not plain, for the route to hand the object to Fastify.
+ */
+export const weatherJson = compileResponseJson(weatherResponses[200]);

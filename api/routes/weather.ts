@@ -7,14 +7,14 @@
  *   preValidation  strict numbers and timestamps (400 naming the parameter)
  *   validation     querystring schema: required, ranges (400 naming the parameter)
  *   handler        plan gating of fields=, time=, San Marino (403), the history's
- *                  start (400), then quota (429), then compute
+ *                  start (400), then quota (429), then compute and write the JSON
  *   onSend         access: quota refunded when the answer failed, X-RateLimit-* headers
  * so that refused requests never consume quota (api/access/contract.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { strictQuery, parseUtcDateTime } from '../validation/strict-query.js';
 import { WEATHER_NUMBER_PARAMS, WEATHER_TIME_PARAMS, WeatherQuerySchema, type WeatherQuery } from '../weather/schema.js';
-import { weatherResponses, type WeatherResponse } from '../fields/response-schema.js';
+import { weatherJson, weatherResponses, type WeatherResponse } from '../fields/response-schema.js';
 import type { ObserveRequest } from '../weather/service.js';
 import { DECIMALS, roundTo } from '../weather/precision.js';
 import { elapsedMs } from '../plugins/timing.js';
@@ -27,6 +27,9 @@ import { HISTORY_START_ISO, HISTORY_START_MS } from '../../tiles/history-start.j
 
 export const WEATHER_PATH = '/api/v1/weather.php';
 
+/** What Fastify sets for a JSON body it serialises: the answers serialised here say the same. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /** The validated query as the service's request. */
 export function toObserveRequest(q: WeatherQuery, plan: Plan, groups: ReadonlySet<FieldGroup>): ObserveRequest {
   // Every property always present: one object shape for every request keeps the service's property loads monomorphic.
@@ -34,7 +37,7 @@ export function toObserveRequest(q: WeatherQuery, plan: Plan, groups: ReadonlySe
 }
 
 export default async function weatherRoutes(fastify: FastifyInstance): Promise<void> {
-  fastify.get<{ Querystring: WeatherQuery; Reply: WeatherResponse }>(
+  fastify.get<{ Querystring: WeatherQuery; Reply: WeatherResponse | string }>(
     WEATHER_PATH,
     {
       schema: {
@@ -50,7 +53,7 @@ export default async function weatherRoutes(fastify: FastifyInstance): Promise<v
       exposeHeadRoute: false,
       preValidation: strictQuery({ numbers: WEATHER_NUMBER_PARAMS, timestamps: WEATHER_TIME_PARAMS }),
     },
-    async function weather(this: FastifyInstance, request: FastifyRequest<{ Querystring: WeatherQuery }>, reply: FastifyReply): Promise<WeatherResponse> {
+    async function weather(this: FastifyInstance, request: FastifyRequest<{ Querystring: WeatherQuery }>, reply: FastifyReply): Promise<WeatherResponse | string> {
       const q = request.query;
       const { plan } = request.access!;
       const { groups } = resolveFields(plan, q.fields);
@@ -64,7 +67,12 @@ export default async function weatherRoutes(fastify: FastifyInstance): Promise<v
       const body = (this.weather.tryObserve(req) ?? (await this.weather.observe(req))) as WeatherResponse;
       // The assembled object is ours: extend it rather than copy it (hot path).
       body.elapsed_ms = roundTo(elapsedMs(request), DECIMALS.elapsed_ms);
-      return body;
+      // Serialised here with the schema's compiled writer (the same bytes as Fastify's, in 60-75 % of its time:
+      // api/fields/response-json.ts); a body it does not take goes to Fastify's serialiser as before.
+      const json = weatherJson(body);
+      if (json === undefined) return body;
+      reply.header('content-type', JSON_CONTENT_TYPE);
+      return json;
     },
   );
 }

@@ -1,0 +1,109 @@
+/**
+ * weather.php's 200 body as JSON, compiled from its schema (./response-schema.ts)
+ * into one function per object, as fast-json-stringify compiles it, with
+ * the same bytes out: the required properties, then the others, each in
+ * schema order (elapsed_ms after the Free fields), absent (undefined) ones
+ * left out, numbers as `'' + n`, strings escaped as JSON.stringify escapes
+ * them (fast-json-stringify's escaping gives the same text). What differs is
+ * the cost: a string the schema lists in an `enum` (categories, labels, risk
+ * levels) is looked up, already escaped, in a Map built here, and any other
+ * string equal to the last one written at its place (a product's source
+ * line) reuses that JSON, instead of being scanned on every answer.
+ *
+ * Only plain values take the compiled path: a finite number, a string, a
+ * boolean, null where the schema allows it, a plain object. Anything else
+ * (NaN, ±Infinity, a missing required field, a Date, an object with toJSON)
+ * gives undefined: the route then returns the object for Fastify's
+ * fast-json-stringify serialiser, which answers or throws exactly as before.
+ */
+
+interface Node {
+  type?: string | string[];
+  properties?: Record<string, Node>;
+  required?: string[];
+  enum?: unknown[];
+}
+
+/** Strings that JSON.stringify would not print as '"' + s + '"'. */
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
+/** A string as JSON (JSON.stringify's text, without its call when nothing needs escaping). */
+export function jsonString(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
+/**
+ * Compile `schema` (objects, numbers, integers, strings with or without
+ * `enum`, booleans, each optionally nullable: what the response schema
+ * uses) into a serialiser; a schema using anything else is refused here, at
+ * startup.
+ */
+export function compileResponseJson(schema: object): (body: unknown) => string | undefined {
+  const enums: Map<string, string>[] = [];
+  let memos = 0;
+  const fns: string[] = [];
+
+  const typesOf = (n: Node): string[] => (Array.isArray(n.type) ? n.type : n.type === undefined ? [] : [n.type]);
+
+  /** An expression for value `v` of schema `n` (`bail` when not plain): the JSON text. */
+  const valueExpr = (n: Node, v: string, where: string): string => {
+    const types = typesOf(n);
+    const nullable = types.includes('null');
+    const main = types.filter((t) => t !== 'null');
+    if (main.length !== 1) throw new Error(`response-json: ${where}: type ${JSON.stringify(n.type)} is not supported`);
+    const orNull = (expr: string) => (nullable ? `${v} === null ? 'null' : ${expr}` : expr);
+    switch (main[0]) {
+      case 'number':
+        // v - v === 0: finite (NaN and ±Infinity go to fast-json-stringify, which throws or prints null).
+        return orNull(`typeof ${v} === 'number' && ${v} - ${v} === 0 ? '' + ${v} : BAIL`);
+      case 'integer':
+        return orNull(`Number.isInteger(${v}) ? '' + ${v} : BAIL`);
+      case 'boolean':
+        return orNull(`${v} === true ? 'true' : ${v} === false ? 'false' : BAIL`);
+      case 'string': {
+        if (!n.enum) {
+          // The last string written here and its JSON: a product's source line is the same string answer after answer.
+          const m = memos++;
+          return orNull(`typeof ${v} === 'string' ? (${v} === L${m} ? J${m} : (J${m} = str(${v}), L${m} = ${v}, J${m})) : BAIL`);
+        }
+        const m = new Map<string, string>();
+        for (const e of n.enum) if (typeof e === 'string') m.set(e, jsonString(e));
+        enums.push(m);
+        return orNull(`typeof ${v} === 'string' ? (E${enums.length - 1}.get(${v}) ?? str(${v})) : BAIL`);
+      }
+      case 'object':
+        return orNull(`typeof ${v} === 'object' && ${v} !== null && typeof ${v}.toJSON !== 'function' ? O${objectFn(n, where)}(${v}) : BAIL`);
+      default:
+        throw new Error(`response-json: ${where}: type ${main[0]} is not supported`);
+    }
+  };
+
+  /** Compile one object's function; returns its index (O<index>). */
+  function objectFn(n: Node, where: string): number {
+    const required = new Set(n.required ?? []);
+    // fast-json-stringify writes the required properties first, each group in schema order (a stable sort).
+    const props = Object.entries(n.properties ?? {}).sort(([a], [b]) => Number(required.has(b)) - Number(required.has(a)));
+    const k = fns.length;
+    fns.push('');
+    let body = `let j = '', v, x;\n`;
+    props.forEach(([name, p], i) => {
+      const key = JSON.stringify(`${JSON.stringify(name)}:`);
+      body += `v = o[${JSON.stringify(name)}];\n`;
+      body += `if (v !== undefined) { x = ${valueExpr(p, 'v', `${where}.${name}`)}; if (x === BAIL) return BAIL; j += ${i === 0 ? `'{' + ${key}` : `(j === '' ? '{' : ',') + ${key}`} + x; }\n`;
+      if (required.has(name)) body += `else return BAIL;\n`;
+    });
+    body += `return j === '' ? '{}' : j + '}';`;
+    fns[k] = `function O${k}(o) {\n${body}\n}`;
+    return k;
+  }
+
+  const root = objectFn(schema as Node, '#');
+  const enumNames = enums.map((_, i) => `E${i}`);
+  // Compiled once at startup from our own schema, as fast-json-stringify compiles its writers.
+  const memoVars = Array.from({ length: memos }, (_, m) => `let L${m} = '', J${m} = '""';`).join('\n');
+  const make = new Function('BAIL', 'str', ...enumNames, `${memoVars}\n${fns.join('\n')}\nreturn function weatherJson(body) {\n  if (typeof body !== 'object' || body === null || typeof body.toJSON === 'function') return undefined;\n  const j = O${root}(body);\n  return j === BAIL ? undefined : j;\n};`);
+  return make(BAIL, jsonString, ...enums) as (body: unknown) => string | undefined;
+}
+
+/** Returned by a compiled object function when a value is not plain: the body goes to fast-json-stringify. */
+const BAIL = Symbol('bail');
