@@ -14,13 +14,33 @@ import { readPlanarBlock } from './planar-block.js';
 
 export type { BlockRequest };
 
-/** A block decoder that fetches a bucket's chunks first, then decodes with `decode` (here or in a thread). */
-export function fetchingDecoder(decode: (req: BlockRequest) => Promise<ChunkData>, storage: TileStorage): (req: BlockRequest) => Promise<ChunkData> {
+/**
+ * A block decoder that fetches a bucket's chunks first (on this thread), then decodes them with `decode` (here or
+ * in a thread). Its two stages are also given apart, so that a warm (./warm.ts) can fetch the next blocks while
+ * one decodes: a bucket's GET costs tens of ms of waiting and almost no CPU here, the decode the opposite.
+ */
+export interface FetchingDecoder {
+  (req: BlockRequest): Promise<ChunkData>;
+  /** The request with its chunks' stored bytes (`data`, `nextData`); a missing chunk rejects with code ENOENT. */
+  fetch(req: BlockRequest): Promise<BlockRequest>;
+  /** Decode a request {@link fetch} filled. */
+  decodeFetched(req: BlockRequest): Promise<ChunkData>;
+  /** Blocks a warm may fetch ahead of the one it decodes (the storage's `warmAhead`; 0: none). */
+  ahead: number;
+}
+
+export function fetchingDecoder(decode: (req: BlockRequest) => Promise<ChunkData>, storage: TileStorage): FetchingDecoder {
   const fetchAll = (files: ChunkFile[]) => Promise.all(files.map((f) => fetchChunk(f, storage)));
-  return async (req) => {
+  const fetch = async (req: BlockRequest): Promise<BlockRequest> => {
     const [data, nextData] = await Promise.all([fetchAll(req.files), req.next ? fetchAll(req.next) : undefined]);
-    return decode({ ...req, data, ...(nextData ? { nextData } : {}) });
+    return { ...req, data, ...(nextData ? { nextData } : {}) };
   };
+  return Object.assign(async (req: BlockRequest) => decode(await fetch(req)), { fetch, decodeFetched: decode, ahead: storage.warmAhead ?? 0 });
+}
+
+/** The stages of `decode` when it is a {@link fetchingDecoder}; null otherwise (a directory's, read by path). */
+export function fetchStages(decode: (req: BlockRequest) => Promise<ChunkData>): FetchingDecoder | null {
+  return 'fetch' in decode && 'decodeFetched' in decode ? (decode as FetchingDecoder) : null;
 }
 
 export async function readBlock(req: BlockRequest): Promise<ChunkData> {

@@ -14,6 +14,10 @@
  * thread at a start (a load balancer sends nothing to a node not ready). A block that
  * would push the cache over its budget is not decoded (the warm stops there
  * and says so): warming must never evict what the live version is using.
+ * From a bucket, the chunks of the next blocks (the storage's `warmAhead`) are
+ * fetched while one decodes: a GET is tens of ms of waiting for almost no CPU,
+ * so one block at a time would spend most of a switch waiting; the decodes,
+ * the CPU, stay one at a time.
  *
  * When: `VersionWarmer.adopt` is what ./live-versions.ts calls with a new
  * version. With a live version already answering, the new one is staged
@@ -24,6 +28,7 @@
 import type { Manifest } from '../manifest.js';
 import type { ChunkCache, ChunkData, BlockRequest } from './chunk-cache.js';
 import type { StoreEntry } from './live-versions.js';
+import { fetchStages } from './block-read.js';
 import { blockRequest } from './neighbour-blocks.js';
 import { idSpan, type VersionState } from './version-state.js';
 
@@ -143,7 +148,8 @@ export class VersionWarmer {
   private warm(key: string, vs: VersionState, names: readonly string[], switching: boolean): Promise<WarmReport | null> {
     let done = this.warms.get(vs);
     if (!done) {
-      // A switch decodes one block at a time beside the traffic; a start (nothing answering yet) uses every thread.
+      // A switch decodes one block at a time beside the traffic; a start (nothing answering yet) uses every thread;
+      // a bucket's next blocks are fetched meanwhile either way (fetchAhead).
       done = this.decodeAll(key, vs, names, switching, switching ? 1 : this.startConcurrency);
       this.warms.set(vs, done);
     }
@@ -153,6 +159,7 @@ export class VersionWarmer {
   private async decodeAll(key: string, vs: VersionState, names: readonly string[], switching: boolean, concurrency: number): Promise<WarmReport | null> {
     const t0 = performance.now();
     const reqs = warmRequests(vs, names, Date.now());
+    const fetchAhead = this.fetchAhead(reqs);
     let blocks = 0;
     let bytes = 0;
     let stopped: string | undefined;
@@ -160,7 +167,9 @@ export class VersionWarmer {
     let next = 0;
     const lane = async () => {
       while (next < reqs.length && stopped === undefined && !this.cancelled.has(vs)) {
-        const req = reqs[next++]!;
+        const i = next++;
+        const req = reqs[i]!;
+        const decode = fetchAhead(i);
         if (this.cache.has(req.id)) continue;
         const size = blockBytes(req);
         if (this.cache.bytes + size > this.cache.maxBytes) {
@@ -168,7 +177,7 @@ export class VersionWarmer {
           return;
         }
         try {
-          await this.cache.warm(req, this.decode);
+          await this.cache.warm(req, decode);
         } catch (err) {
           // Removed files (a version replaced twice in a row) or a damaged chunk: stop warming; a request reading it
           // meets the same error and reports it, so a version is never held back for good.
@@ -185,5 +194,29 @@ export class VersionWarmer {
     const report: WarmReport = { key, version: vs.version, blocks, total: reqs.length, bytes, ms: performance.now() - t0, switched: switching && !gone, ...(stopped ? { stopped } : {}), ...(gone ? { gone } : {}) };
     if (!switching) this.onReport(report);
     return report;
+  }
+
+  /**
+   * For a warm of `reqs`: the decode of block i, called as the warm reaches it. With a fetching decoder (a bucket),
+   * that call also starts fetching the blocks up to `ahead` past i (what is cached already is skipped), and block
+   * i's decode uses its bytes fetched so; a fetch that fails is met when its block's decode comes, in order, as
+   * without fetching ahead. Fetches started for blocks a stopped warm never reaches are left to end unused.
+   */
+  private fetchAhead(reqs: readonly BlockRequest[]): (i: number) => (req: BlockRequest) => Promise<ChunkData> {
+    const stages = fetchStages(this.decode);
+    if (!stages) return () => this.decode;
+    const fetched = new Map<number, Promise<BlockRequest>>();
+    let end = 0;
+    return (i) => {
+      for (const to = Math.min(reqs.length, i + 1 + stages.ahead); end < to; end++) {
+        if (this.cache.has(reqs[end]!.id)) continue;
+        const p = stages.fetch(reqs[end]!);
+        p.catch(() => undefined); // its error is met by its decode
+        fetched.set(end, p);
+      }
+      const p = fetched.get(i);
+      fetched.delete(i);
+      return p ? async () => stages.decodeFetched(await p) : this.decode;
+    };
   }
 }

@@ -99,6 +99,12 @@ export interface TileStorage {
    */
   localPath?(key: string): string;
   /**
+   * A bucket only: how many blocks a warm fetches ahead of the one it decodes (`METEOPUNTO_TILES_WARM_AHEAD`):
+   * each block's GETs wait the bucket's latency, which the decodes of the blocks before it then cover
+   * (tiles/read/warm.ts). A directory needs none (its reads take microseconds).
+   */
+  readonly warmAhead?: number;
+  /**
    * A bucket only: load the documents at `keys` (manifests) into the
    * synchronous view now, and keep them fresh. A directory needs none.
    */
