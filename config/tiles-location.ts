@@ -28,8 +28,8 @@ export type TilesLocation =
       stagingDir: string;
       /** A bucket request that has not completed after this long fails (the API answers 503). */
       timeoutMs: number;
-      /** Blocks a warm fetches ahead of the one it decodes (tiles/storage/types.ts, `warmAhead`). */
-      warmAhead: number;
+      /** GETs a warm keeps in flight (tiles/storage/types.ts, `warmGets`). */
+      warmGets: number;
       /** The local disk cache of version objects, when one is set. */
       cache?: { dir: string; maxBytes: number };
     };
@@ -56,7 +56,7 @@ export function tilesLocation(env: Environment = processEnv(), root: string = da
     forcePathStyle: pathStyle === undefined ? endpoint !== undefined : pathStyle === 'true',
     stagingDir: resolve(root, 'tiles-staging'),
     timeoutMs: integerSetting(env, 'METEOPUNTO_TILES_TIMEOUT_MS', 5000),
-    warmAhead: integerSetting(env, 'METEOPUNTO_TILES_WARM_AHEAD', 8),
+    warmGets: integerSetting(env, 'METEOPUNTO_TILES_WARM_GETS', 16),
     ...(cacheDir ? { cache: { dir: resolve(cacheDir), maxBytes: integerSetting(env, 'METEOPUNTO_CACHE_MB', 1024) * 2 ** 20 } } : {}),
   };
 }

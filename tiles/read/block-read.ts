@@ -17,25 +17,31 @@ export type { BlockRequest };
 /**
  * A block decoder that fetches a bucket's chunks first (on this thread), then decodes them with `decode` (here or
  * in a thread). Its two stages are also given apart, so that a warm (./warm.ts) can fetch the next blocks while
- * one decodes: a bucket's GET costs tens of ms of waiting and almost no CPU here, the decode the opposite.
+ * one decodes: a bucket's GET costs tens of ms of waiting and little CPU here, the decode the opposite.
  */
 export interface FetchingDecoder {
   (req: BlockRequest): Promise<ChunkData>;
-  /** The request with its chunks' stored bytes (`data`, `nextData`); a missing chunk rejects with code ENOENT. */
-  fetch(req: BlockRequest): Promise<BlockRequest>;
+  /**
+   * The request with its chunks' stored bytes (`data`, `nextData`); a missing chunk rejects with code ENOENT.
+   * `limit` runs each GET (a warm's bound on the GETs in flight).
+   */
+  fetch(req: BlockRequest, limit?: Limit): Promise<BlockRequest>;
   /** Decode a request {@link fetch} filled. */
   decodeFetched(req: BlockRequest): Promise<ChunkData>;
-  /** Blocks a warm may fetch ahead of the one it decodes (the storage's `warmAhead`; 0: none). */
-  ahead: number;
+  /** GETs a warm keeps in flight (the storage's `warmGets`; 0: none ahead). */
+  gets: number;
 }
 
+/** Runs a task now or once fewer than its bound are running (./warm.ts). */
+export type Limit = <T>(task: () => Promise<T>) => Promise<T>;
+
 export function fetchingDecoder(decode: (req: BlockRequest) => Promise<ChunkData>, storage: TileStorage): FetchingDecoder {
-  const fetchAll = (files: ChunkFile[]) => Promise.all(files.map((f) => fetchChunk(f, storage)));
-  const fetch = async (req: BlockRequest): Promise<BlockRequest> => {
-    const [data, nextData] = await Promise.all([fetchAll(req.files), req.next ? fetchAll(req.next) : undefined]);
+  const fetchAll = (files: ChunkFile[], limit?: Limit) => Promise.all(files.map((f) => (limit ? limit(() => fetchChunk(f, storage)) : fetchChunk(f, storage))));
+  const fetch = async (req: BlockRequest, limit?: Limit): Promise<BlockRequest> => {
+    const [data, nextData] = await Promise.all([fetchAll(req.files, limit), req.next ? fetchAll(req.next, limit) : undefined]);
     return { ...req, data, ...(nextData ? { nextData } : {}) };
   };
-  return Object.assign(async (req: BlockRequest) => decode(await fetch(req)), { fetch, decodeFetched: decode, ahead: storage.warmAhead ?? 0 });
+  return Object.assign(async (req: BlockRequest) => decode(await fetch(req)), { fetch, decodeFetched: decode, gets: storage.warmGets ?? 0 });
 }
 
 /** The stages of `decode` when it is a {@link fetchingDecoder}; null otherwise (a directory's, read by path). */

@@ -14,10 +14,10 @@
  * thread at a start (a load balancer sends nothing to a node not ready). A block that
  * would push the cache over its budget is not decoded (the warm stops there
  * and says so): warming must never evict what the live version is using.
- * From a bucket, the chunks of the next blocks (the storage's `warmAhead`) are
- * fetched while one decodes: a GET is tens of ms of waiting for almost no CPU,
- * so one block at a time would spend most of a switch waiting; the decodes,
- * the CPU, stay one at a time.
+ * From a bucket, the chunks of the next blocks are fetched while one decodes,
+ * at most the storage's `warmGets` GETs at once: a GET is tens of ms of
+ * waiting for little CPU, so one block at a time would spend most of a switch
+ * waiting; the decodes, the CPU, stay one at a time.
  *
  * When: `VersionWarmer.adopt` is what ./live-versions.ts calls with a new
  * version. With a live version already answering, the new one is staged
@@ -28,7 +28,7 @@
 import type { Manifest } from '../manifest.js';
 import type { ChunkCache, ChunkData, BlockRequest } from './chunk-cache.js';
 import type { StoreEntry } from './live-versions.js';
-import { fetchStages } from './block-read.js';
+import { fetchStages, type Limit } from './block-read.js';
 import { blockRequest } from './neighbour-blocks.js';
 import { idSpan, type VersionState } from './version-state.js';
 
@@ -197,20 +197,23 @@ export class VersionWarmer {
   }
 
   /**
-   * For a warm of `reqs`: the decode of block i, called as the warm reaches it. With a fetching decoder (a bucket),
-   * that call also starts fetching the blocks up to `ahead` past i (what is cached already is skipped), and block
-   * i's decode uses its bytes fetched so; a fetch that fails is met when its block's decode comes, in order, as
-   * without fetching ahead. Fetches started for blocks a stopped warm never reaches are left to end unused.
+   * For a warm of `reqs`: the decode of block i, called as the warm reaches it. With a fetching decoder (a bucket)
+   * whose `gets` is not 0, that call also starts fetching the blocks up to `gets` past i (what is cached already
+   * is skipped), their GETs at most `gets` at once, in block order; block i's decode uses its bytes fetched so. A
+   * fetch that fails is met when its block's decode comes, in order, as without fetching ahead. Fetches started
+   * for blocks a stopped warm never reaches are left to end unused.
    */
   private fetchAhead(reqs: readonly BlockRequest[]): (i: number) => (req: BlockRequest) => Promise<ChunkData> {
     const stages = fetchStages(this.decode);
-    if (!stages) return () => this.decode;
+    if (!stages || stages.gets <= 0) return () => this.decode;
+    // Each block has one GET at least: `gets` blocks ahead are enough to keep `gets` GETs in flight.
+    const limit = limiter(stages.gets);
     const fetched = new Map<number, Promise<BlockRequest>>();
     let end = 0;
     return (i) => {
-      for (const to = Math.min(reqs.length, i + 1 + stages.ahead); end < to; end++) {
+      for (const to = Math.min(reqs.length, i + 1 + stages.gets); end < to; end++) {
         if (this.cache.has(reqs[end]!.id)) continue;
-        const p = stages.fetch(reqs[end]!);
+        const p = stages.fetch(reqs[end]!, limit);
         p.catch(() => undefined); // its error is met by its decode
         fetched.set(end, p);
       }
@@ -219,4 +222,27 @@ export class VersionWarmer {
       return p ? async () => stages.decodeFetched(await p) : this.decode;
     };
   }
+}
+
+/**
+ * At most `n` tasks running at once, the others started in the order given as running ones end: a warm's GETs
+ * are bounded so, both for the bucket and for the event loop, which handles each answer (a burst of them delays
+ * the requests it serves meanwhile).
+ */
+function limiter(n: number): Limit {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const done = () => {
+    running--;
+    waiting.shift()?.();
+  };
+  return <T>(task: () => Promise<T>) =>
+    new Promise<T>((ok, fail) => {
+      const run = () => {
+        running++;
+        task().then(ok, fail).finally(done);
+      };
+      if (running < n) run();
+      else waiting.push(run);
+    });
 }

@@ -33,7 +33,7 @@ export function tileStorage(at: TilesAt, env: Environment = processEnv()): TileS
     const redisUrl = setting(env, 'REDIS_URL');
     s = new S3Storage({
       bucket: loc.bucket, prefix: loc.prefix, stagingDir: loc.stagingDir, region: loc.region, forcePathStyle: loc.forcePathStyle,
-      timeoutMs: loc.timeoutMs, warmAhead: loc.warmAhead, ...(loc.endpoint ? { endpoint: loc.endpoint } : {}),
+      timeoutMs: loc.timeoutMs, warmGets: loc.warmGets, ...(loc.endpoint ? { endpoint: loc.endpoint } : {}),
       ...(redisUrl ? { lock: redisLock(redisUrl, queuePrefix(env), { waitMs: lockWaitMs(loc.timeoutMs) }) } : {}),
       ...(loc.cache ? { diskCache: new DiskCache(loc.cache.dir, loc.cache.maxBytes) } : {}),
     });

@@ -52,12 +52,12 @@ export interface S3StorageOptions {
   uploadLanes?: number;
   /** A local disk cache of the objects of versions (./disk-cache.ts). */
   diskCache?: DiskCache;
-  /** Blocks a warm fetches ahead of the one it decodes (types.ts, `warmAhead`; default {@link DEFAULT_WARM_AHEAD}). */
-  warmAhead?: number;
+  /** GETs a warm keeps in flight (types.ts, `warmGets`; default {@link DEFAULT_WARM_GETS}). */
+  warmGets?: number;
 }
 
-/** Blocks a warm fetches ahead by default: measured in docs/benchmarks-journal.md (a switch's warm on a bucket 30 ms away). */
-export const DEFAULT_WARM_AHEAD = 8;
+/** GETs a warm keeps in flight by default: measured in docs/benchmarks-journal.md (a switch's warm on a bucket 30 ms away). */
+export const DEFAULT_WARM_GETS = 16;
 
 /** Objects that never change once written: everything inside a version (`<store>/<version>.zarr/…`). */
 function immutable(key: string): boolean {
@@ -77,13 +77,13 @@ export class S3Storage implements TileStorage {
   readonly kind = 's3' as const;
   readonly location: string;
   readonly sync: BucketView;
-  readonly warmAhead: number;
+  readonly warmGets: number;
   private client: Promise<{ sdk: Sdk; s3: S3Client }> | undefined;
 
   constructor(private readonly opts: S3StorageOptions) {
     this.location = `s3://${opts.bucket}${opts.prefix ? `/${opts.prefix}` : ''}`;
     this.sync = new BucketView(this, opts.pollMs ?? 1000);
-    this.warmAhead = opts.warmAhead ?? DEFAULT_WARM_AHEAD;
+    this.warmGets = opts.warmGets ?? DEFAULT_WARM_GETS;
   }
 
   private sdk(): Promise<{ sdk: Sdk; s3: S3Client }> {

@@ -99,11 +99,11 @@ export interface TileStorage {
    */
   localPath?(key: string): string;
   /**
-   * A bucket only: how many blocks a warm fetches ahead of the one it decodes (`METEOPUNTO_TILES_WARM_AHEAD`):
-   * each block's GETs wait the bucket's latency, which the decodes of the blocks before it then cover
-   * (tiles/read/warm.ts). A directory needs none (its reads take microseconds).
+   * A bucket only: the GETs a warm keeps in flight, fetching the chunks of the blocks after the one it decodes
+   * (`METEOPUNTO_TILES_WARM_GETS`; 0: one block's at a time): each GET waits the bucket's latency, which the
+   * decodes then cover (tiles/read/warm.ts). A directory needs none (its reads take microseconds).
    */
-  readonly warmAhead?: number;
+  readonly warmGets?: number;
   /**
    * A bucket only: load the documents at `keys` (manifests) into the
    * synchronous view now, and keep them fresh. A directory needs none.

@@ -2,8 +2,8 @@
  * A switch's warm on a bucket (tiles/read/warm.ts, fetch-ahead): s3rver behind
  * a proxy that delays every request 40 ms, as a bucket across a network. The
  * GETs a warm has at once are counted at the proxy (not timed): with
- * `warmAhead` = 4 the chunks of up to 5 blocks are fetched at once (the one
- * decoding and 4 ahead), with 0 those of one block; a block whose GETs fail
+ * `warmGets` = 5 the next blocks' chunks are fetched while one decodes, 5
+ * GETs at most, more than one block's 2; with 0 one block's; a block whose GETs fail
  * stops the warm there, in order, as the existing contract says
  * (docs/tiles.md#warming): the old version answers until then, the new one
  * goes live with the blocks before it warm, its requests report the error.
@@ -57,12 +57,12 @@ async function publish(storage: TileStorage, temperature: number): Promise<strin
 }
 
 /** A bucket store (its writer beside it, without the proxy) with version a live and warm, reading through the proxy. */
-async function warmBucket(warmAhead: number) {
+async function warmBucket(warmGets: number) {
   const prefix = `warm-${randomBytes(4).toString('hex')}`;
   const writer = s3.storage(prefix);
   const a = await publish(writer, 12);
   const reports: WarmReport[] = [];
-  const tiles = new TileStore(s3.storage(prefix, { endpoint: proxy.endpoint, warmAhead }), {
+  const tiles = new TileStore(s3.storage(prefix, { endpoint: proxy.endpoint, warmGets }), {
     cacheBytes: 64 << 20, manifestCheckMs: 0, warm: () => NAMES, onWarm: (r) => reports.push(r),
   });
   await tiles.readyAll();
@@ -85,8 +85,8 @@ async function switchTo(w: Awaited<ReturnType<typeof warmBucket>>, b: () => Prom
 }
 
 describe('a switch on a bucket fetches ahead of its decodes', () => {
-  it('warmAhead 4: the chunks of several blocks are fetched at once, at most 5 blocks\' (10 GETs)', async () => {
-    const w = await warmBucket(4);
+  it('warmGets 5: the chunks of the next blocks are fetched while one decodes, at most 5 GETs at once', async () => {
+    const w = await warmBucket(5);
     proxy.resetCounts();
     const { version, report, answered } = await switchTo(w, () => publish(w.writer, 20));
     expect(report).toEqual(expect.objectContaining({ version, switched: true, blocks: BLOCKS, total: BLOCKS }));
@@ -94,14 +94,14 @@ describe('a switch on a bucket fetches ahead of its decodes', () => {
     // Every chunk of the version once (2 a block), more than one block's at once.
     expect(proxy.gets).toBe(2 * BLOCKS);
     expect(proxy.maxGetsInFlight).toBeGreaterThan(2);
-    expect(proxy.maxGetsInFlight).toBeLessThanOrEqual(10);
+    expect(proxy.maxGetsInFlight).toBeLessThanOrEqual(5);
     // The old version answered until the switch, then the new one, warm everywhere.
     expect([...answered].every((s) => s === `${w.a}=12` || s === `${version}=20`)).toBe(true);
     expect(w.tiles.pin('nwp')!.version).toBe(version);
     for (let c = 0; c < BLOCKS; c++) expect(w.tiles.trySample('nwp', point(c).lat, point(c).lon, AT, NAMES)?.values.temperature_2m).toBe(20);
   });
 
-  it('warmAhead 0: one block\'s chunks at a time (2 GETs), as before fetch-ahead', async () => {
+  it('warmGets 0: one block\'s chunks at a time (2 GETs), as before fetch-ahead', async () => {
     const w = await warmBucket(0);
     proxy.resetCounts();
     const { version, report } = await switchTo(w, () => publish(w.writer, 20));
@@ -111,8 +111,8 @@ describe('a switch on a bucket fetches ahead of its decodes', () => {
   });
 
   it('a block whose GETs fail mid-warm stops it there: the old version answers until then, the new one goes live, its requests report the error', async () => {
-    const w = await warmBucket(4);
-    const failing = 7; // chunk (1, 2): blocks 0-6 warm before it, 8-11 already being fetched
+    const w = await warmBucket(5);
+    const failing = 7; // chunk (1, 2): blocks 0-6 warm before it, the next ones already being fetched
     let b = '';
     proxy.failWhen((method, path) => method === 'GET' && b !== '' && path.includes(`/${b}/`) && path.endsWith(`/temperature_2m/0.1.2`));
     const { version, report, answered } = await switchTo(w, async () => {
