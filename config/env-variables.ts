@@ -54,7 +54,7 @@ export const VARIABLES: readonly VariableSpec[] = Object.freeze([
   ours('DOMAIN', { type: 'domain' }, '35,48,5,20.5', 'ingest crop box `<south>,<north>,<west>,<east>` in degrees; the API validates lat/lon by the interface whatever this says', 'ingest, worker', false),
   ours('TILES', { type: 'tiles' }, '', 'where the tile store lives: a directory, or an S3-compatible bucket `s3://bucket/prefix` ([tiles.md](tiles.md#storage)); unset: `$METEOPUNTO_DATA/tiles`', 'all', false),
   ours('TILES_TIMEOUT_MS', int(100), '5000', 'with the tiles in a bucket: a request to it that has not completed after this long fails; the API answers 503 for what is not cached', 'serve, ingest, worker, tiles', false),
-  ours('TILES_WARM_GETS', int(0, 64), '16', 'with the tiles in a bucket: GETs a warm keeps in flight for the blocks after the one it decodes (each waits the bucket\'s latency; 0: one block\'s chunks at a time)', 'serve', false),
+  ours('TILES_WARM_GETS', int(0, 64), '8', 'with the tiles in a bucket: GETs a warm keeps in flight for the blocks after the one it decodes (each waits the bucket\'s latency; 0: one block\'s chunks at a time)', 'serve', false),
   ours('CACHE_DIR', str, '', 'with the tiles in a bucket: a local directory caching the objects of versions read from it (LRU, bounded by METEOPUNTO_CACHE_MB); unset: none', 'serve, tiles', false),
   ours('CACHE_MB', int(16), '1024', 'with METEOPUNTO_CACHE_DIR: the most its files take, MiB (least recently used go first)', 'serve, tiles', false),
   { name: 'AWS_ENDPOINT_URL', kind: { type: 'endpoint-url' }, default: '', description: 'with the tiles in a bucket: the S3 endpoint of a store other than AWS (MinIO, Ceph, R2, …); path-style addressing then', usedBy: 'all' },

@@ -56,7 +56,7 @@ export function tilesLocation(env: Environment = processEnv(), root: string = da
     forcePathStyle: pathStyle === undefined ? endpoint !== undefined : pathStyle === 'true',
     stagingDir: resolve(root, 'tiles-staging'),
     timeoutMs: integerSetting(env, 'METEOPUNTO_TILES_TIMEOUT_MS', 5000),
-    warmGets: integerSetting(env, 'METEOPUNTO_TILES_WARM_GETS', 16),
+    warmGets: integerSetting(env, 'METEOPUNTO_TILES_WARM_GETS', 8),
     ...(cacheDir ? { cache: { dir: resolve(cacheDir), maxBytes: integerSetting(env, 'METEOPUNTO_CACHE_MB', 1024) * 2 ** 20 } } : {}),
   };
 }

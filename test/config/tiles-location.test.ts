@@ -15,7 +15,7 @@ describe('METEOPUNTO_TILES', () => {
 
   it('s3://bucket/prefix: the bucket, the prefix without slashes, path-style exactly when an endpoint is set', () => {
     const aws = tilesLocation({ METEOPUNTO_TILES: 's3://mp-tiles/prod/v1/', AWS_REGION: 'eu-south-1' }, '/srv/mp');
-    expect(aws).toMatchObject({ kind: 's3', bucket: 'mp-tiles', prefix: 'prod/v1', region: 'eu-south-1', forcePathStyle: false, timeoutMs: 5000, warmGets: 16, stagingDir: join('/srv/mp', 'tiles-staging') });
+    expect(aws).toMatchObject({ kind: 's3', bucket: 'mp-tiles', prefix: 'prod/v1', region: 'eu-south-1', forcePathStyle: false, timeoutMs: 5000, warmGets: 8, stagingDir: join('/srv/mp', 'tiles-staging') });
     expect(aws).not.toHaveProperty('endpoint');
     const minio = tilesLocation({ METEOPUNTO_TILES: 's3://tiles', AWS_ENDPOINT_URL: 'http://minio:9000', METEOPUNTO_TILES_TIMEOUT_MS: '800', METEOPUNTO_TILES_WARM_GETS: '0' }, '/srv/mp');
     expect(minio).toMatchObject({ bucket: 'tiles', prefix: '', endpoint: 'http://minio:9000', region: 'us-east-1', forcePathStyle: true, timeoutMs: 800, warmGets: 0 });

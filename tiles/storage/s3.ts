@@ -57,7 +57,7 @@ export interface S3StorageOptions {
 }
 
 /** GETs a warm keeps in flight by default: measured in docs/benchmarks-journal.md (a switch's warm on a bucket 30 ms away). */
-export const DEFAULT_WARM_GETS = 16;
+export const DEFAULT_WARM_GETS = 8;
 
 /** Objects that never change once written: everything inside a version (`<store>/<version>.zarr/…`). */
 function immutable(key: string): boolean {
