@@ -15,24 +15,21 @@
  * discards what it staged and answers null, and the caller runs the
  * whole-year path (the files are read again). Clean means: each file maps
  * to fields on one and the same grid, none dropped; each file's times come
- * after the previous file's; static fields (orography) only in the first
- * file; every file gives the same variables with the same metadata; no
- * forecast run spread over two files (its amounts are de-accumulated across
- * them); no file but the last ending on a year's first hour alone (it may
- * close the year before or open its own); no year already published (the
- * merge with it reads the whole published year); no masked variables.
+ * after the previous file's; static fields (orography) only in the files
+ * before the first one with times (the CDS's time-invariant request comes as
+ * a file of its own, or with the first month); every file with times gives
+ * the same variables with the same metadata; no amount of a forecast run
+ * reaching back into the previous file (the whole-year path would
+ * de-accumulate it against that file's steps; ERA5's hourly amounts, each
+ * over its own hour, never do); no file but the last ending on a year's
+ * first hour alone (it may close the year before or open its own); no year
+ * already published (the merge with it reads the whole published year); no
+ * masked variables.
  */
-import { basename, join } from 'node:path';
-import { mkdirSync } from 'node:fs';
-import lockfile from 'proper-lockfile';
-import { productDir } from '../../../config/paths.js';
+import { basename } from 'node:path';
 import { sameGrid, type GridDef } from '../../../geo/grid.js';
-import { openLiveVersion } from '../../../tiles/read/field-reader.js';
 import type { ProductVersionInput, PublishResult, VariableInput } from '../../../tiles/types.js';
-import { storeKey, writeProductVersion } from '../../../tiles/write/writer.js';
-import { createTempVersion, discardTempVersion, type TempVersion } from '../../../tiles/write/publish.js';
-import { PlaneSpill } from '../../../tiles/write/plane-spill.js';
-import { tileStorage } from '../../../tiles/storage/open.js';
+import { writeProductVersion } from '../../../tiles/write/writer.js';
 import { assembleStack, toWriterInput } from '../../assemble.js';
 import { deriveIndices } from '../../indices/derive-indices.js';
 import { IngestError, type IngestRequest } from '../../ingest-types.js';
@@ -49,20 +46,10 @@ import { sourceSeries, type SourceSeries } from '../../gate/source-series.js';
 import { emptyTallies, tallyPart } from '../../gate/value-tallies.js';
 import type { Product } from '../product.js';
 import { completeMerged, FIRST_YEAR, splitByYear } from './years.js';
+import { closeStagedYear, metaKey, openStagedYear, YearPublished, type StagedYear } from './staged-year.js';
 
 /** The files do not split the series cleanly: the whole-year path must run (nothing was published). */
 class NotStreamable extends Error {}
-
-/** One year being staged: its times, its variables' metadata, their spills; its lock held until published. */
-interface StagedYear {
-  year: number;
-  times: Date[];
-  /** Metadata of every variable; statics with their values, series with none (they are in `spills`). */
-  variables: Record<string, VariableInput>;
-  spills: Map<string, PlaneSpill>;
-  temp: TempVersion;
-  release: () => Promise<void>;
-}
 
 export interface StreamOptions {
   product: Product;
@@ -82,15 +69,9 @@ export async function ingestStreamed(req: IngestRequest, opts: StreamOptions): P
     return await run.run();
   } catch (e) {
     await run.discard();
-    if (e instanceof NotStreamable) return null;
+    if (e instanceof NotStreamable || e instanceof YearPublished) return null;
     throw e;
   }
-}
-
-/** Metadata of a variable, for comparing files: everything but the values (statics: also the values' length). */
-function metaKey(v: VariableInput): string {
-  const { values, ...rest } = v;
-  return JSON.stringify({ ...rest, ...(v.static ? { cells: values[0]?.length } : {}) });
 }
 
 class StreamedRun {
@@ -104,7 +85,8 @@ class StreamedRun {
   private readonly skipped: IngestReport['skipped'] = [];
   private readonly runs = new Set<number>();
   private grid: GridDef | null = null;
-  private statics: Map<string, Float32Array> | null = null;
+  /** The static fields, from the files before the first one with times. */
+  private statics = new Map<string, Float32Array>();
   private variablesKey: string | null = null;
   private lastMs = -Infinity;
   private newestRun = -Infinity;
@@ -132,6 +114,7 @@ class StreamedRun {
       await this.stageFile(file, fields.map((field) => ({ field, file })), i === req.files.length - 1);
     }
     req.signal?.throwIfAborted();
+    if (this.timesCount === 0) throw new NotStreamable('no file with times');
     const source = {
       files: names,
       ...(opts.model ? { model: opts.model } : {}),
@@ -186,7 +169,8 @@ class StreamedRun {
   /** One file: map, check that it continues the series cleanly, count it for the gate, stage its year parts. */
   private async stageFile(file: string, tagged: TaggedField[], lastFile: boolean): Promise<void> {
     const { product } = this.opts;
-    const first = this.grid === null;
+    // No time staged yet: this file opens the series (its statics count, its first interval's start is on the axis).
+    const first = this.timesCount === 0;
     const mapped = mapFields(product, tagged, this.opts.model ? { model: this.opts.model } : {});
     tagged.length = 0;
     this.skipped.push(...mapped.skipped);
@@ -194,10 +178,12 @@ class StreamedRun {
     const ownRuns = new Set<number>();
     for (const f of mapped.fields) {
       const r = f.referenceTime.getTime();
-      if (r !== f.validTime.getTime()) {
-        if (this.runs.has(r)) throw new NotStreamable(`${file}: a run of an earlier file`);
-        ownRuns.add(r);
+      if (r === f.validTime.getTime()) continue;
+      // The whole-year path de-accumulates a run's amounts across files: one starting before this file's own steps needs the earlier file's.
+      if (this.runs.has(r) && f.stepSeconds !== undefined && f.validTime.getTime() - f.stepSeconds * 1000 < this.lastMs) {
+        throw new NotStreamable(`${file}: an amount of a run of an earlier file reaches back into it`);
       }
+      ownRuns.add(r);
     }
     for (const r of ownRuns) this.runs.add(r);
     mapped.notes.push(...rotateVectorsToTrueNorth(product, mapped.fields));
@@ -214,9 +200,19 @@ class StreamedRun {
     this.grid = selection.grid;
     for (const f of selection.fields) this.newestRun = Math.max(this.newestRun, f.referenceTime.getTime());
     const stack = assembleStack(product, selection.grid, selection.fields, { continues: !first });
-    if (!first && stack.statics.size > 0) throw new NotStreamable(`${file}: static fields after the first file`);
-    if (first) this.statics = stack.statics;
-    else for (const [n, v] of this.statics!) stack.statics.set(n, v);
+    if (!first && stack.statics.size > 0) throw new NotStreamable(`${file}: static fields after the first file with times`);
+    if (first) {
+      // Given twice, the whole-year path would keep the newer: not worth telling apart here.
+      for (const n of stack.statics.keys()) if (this.statics.has(n)) throw new NotStreamable(`${file}: ${n} in two files`);
+      for (const [n, v] of this.statics) stack.statics.set(n, v);
+      this.statics = stack.statics;
+    } else for (const [n, v] of this.statics) stack.statics.set(n, v);
+    if (stack.times.length === 0 && stack.series.size === 0) {
+      // Time-invariant fields only (the CDS's request for geopotential): the statics of the files that follow.
+      for (const n of [...mapped.notes, ...(selection.notes ?? [])]) this.notes.add(n);
+      for (const f of selection.fields) this.fieldsMeta.push({ ...f, values: new Float32Array(0) });
+      return;
+    }
     if (stack.times.length === 0 || stack.times[0]!.getTime() <= this.lastMs) throw new NotStreamable(`${file}: times not after the previous file's`);
     const notes = [...mapped.notes, ...(selection.notes ?? []), ...product.complete(stack)];
     try {
@@ -276,35 +272,14 @@ class StreamedRun {
     y.times.push(...part.times);
   }
 
-  /** Lock the year (as ./years.ts does), refuse to stream over a published one, open its spills. */
   private async openYear(year: number, part: ProductVersionInput): Promise<StagedYear> {
-    const { product } = this.opts;
-    const dir = productDir(this.req.root, `${product.name}/${year}`);
-    mkdirSync(dir, { recursive: true });
-    const release = await lockfile.lock(dir, { retries: { retries: 600, minTimeout: 200, maxTimeout: 2000 }, stale: 60_000, realpath: false });
-    try {
-      if (await openLiveVersion(this.req.root, `${product.name}/${year}`)) throw new NotStreamable(`${year} is published: the merge reads it whole`);
-      const temp = await createTempVersion(tileStorage(this.req.root).stagingDir(storeKey({ product: product.name, meta: { layout: 'periods', period: String(year) } })));
-      const cells = part.grid.nx * part.grid.ny;
-      const spills = new Map<string, PlaneSpill>();
-      const variables: Record<string, VariableInput> = {};
-      for (const [name, v] of Object.entries(part.variables)) {
-        variables[name] = v.static ? v : { ...v, values: [] };
-        if (!v.static) spills.set(name, new PlaneSpill(join(temp.dir, `${name}.f32`), cells));
-      }
-      const y: StagedYear = { year, times: [], variables, spills, temp, release };
-      this.years.set(year, y);
-      return y;
-    } catch (e) {
-      await release();
-      throw e;
-    }
+    const y = await openStagedYear(this.req.root, this.opts.product, year, part);
+    this.years.set(year, y);
+    return y;
   }
 
   private async closeYear(y: StagedYear): Promise<void> {
-    for (const s of y.spills.values()) s.close();
-    await discardTempVersion(y.temp);
-    await y.release().catch(() => undefined);
+    await closeStagedYear(y);
     this.years.delete(y.year);
   }
 

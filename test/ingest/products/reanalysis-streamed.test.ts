@@ -4,7 +4,9 @@
  * must be those of the whole-year path, byte for byte: three hourly files in
  * the ERA5 CDS NetCDF layout (int16 packed, written by the sample NetCDF4
  * writer) across New Year 1994/1995, ingested both ways, every chunk and
- * array's metadata compared. Also: the gate still sees the last file's
+ * array's metadata compared; the same for GRIB months as the CDS delivers
+ * them (the job's emulator writes them with ecCodes' tools): geopotential
+ * alone in the first file, an 18 UTC run's hourly amounts in two months. Also: the gate still sees the last file's
  * values (a refusal publishes nothing and leaves no staging behind), and a
  * year already published is merged by the whole-year path.
  */
@@ -16,6 +18,8 @@ import { runIngest } from '../../../ingest/pipeline.js';
 import { GateError } from '../../../ingest/gate/gate.js';
 import { CfNetcdfWriter, int16Range } from '../../../ingest/sample/netcdf-writer.js';
 import { VARS } from '../../../bench/era5-year.js';
+import { execFileSync } from 'node:child_process';
+import { era5Grib } from '../../support/emulators/ads-content.js';
 
 const NX = 9;
 const NY = 7;
@@ -111,6 +115,36 @@ describe('reanalysis ingest staged file by file', () => {
       expect([...a.keys()].filter((k) => k.startsWith('mean_radiant_temperature/')).length).toBeGreaterThan(1);
       for (const [k, bytes] of a) expect(bytes.equals(b.get(k)!), `${year}/${k}`).toBe(true);
     }
+  }, 240_000);
+
+  it('the CDS’s GRIB months, geopotential in a file of its own and a run across two months: the whole-year path’s stores; an amount reaching back into the previous file is not staged', async () => {
+    const ask = (month: string, day: string[], time: string[]) => ({ variable: ['2m_temperature', 'total_precipitation'], year: ['2017'], month: [month], day, time });
+    const input = [
+      era5Grib({ variable: ['geopotential'], year: ['2017'], month: ['01'], day: ['28'], time: ['18:00'] }, files, 'z.grib'),
+      era5Grib(ask('01', ['28', '31'], ['18:00', '23:00']), files, 'jan.grib'),
+      era5Grib(ask('02', ['01'], ['00:00', '06:00']), files, 'feb.grib'),
+    ];
+    const messages: string[] = [];
+    const rs = newRoot();
+    await runIngest({ root: rs, product: 'reanalysis', files: input, source: { model: 'ERA5' }, onProgress: (p) => messages.push(p.message ?? '') });
+    const rw = newRoot();
+    await runIngest({ root: rw, product: 'reanalysis', files: input, source: { model: 'ERA5' }, stream: false });
+    expect(messages.filter((m) => m.endsWith('staging it'))).toHaveLength(3);
+    const ms = manifest(rs, '2017');
+    const mw = manifest(rw, '2017');
+    expect([ms.times, ms.variables, ms.source.files]).toEqual([mw.times, mw.variables, mw.source.files]);
+    expect(Object.keys(ms.variables)).toEqual(expect.arrayContaining(['elevation', 'precipitation', 'temperature_2m']));
+    const a = storeFiles(join(rs, 'tiles', 'reanalysis', '2017', ms.version));
+    const b = storeFiles(join(rw, 'tiles', 'reanalysis', '2017', mw.version));
+    expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
+    for (const [k, bytes] of a) expect(bytes.equals(b.get(k)!), k).toBe(true);
+
+    // February's 00 UTC amount made a total since the run's start (18 UTC, IFS's way): it would need January's steps.
+    execFileSync('grib_set', ['-s', 'P1=0', '-w', 'shortName=tp,dataDate=20170131', input[2]!, f('feb-since-run.grib')]);
+    const said: string[] = [];
+    await runIngest({ root: newRoot(), product: 'reanalysis', files: [input[0]!, input[1]!, f('feb-since-run.grib')], source: { model: 'ERA5' }, onProgress: (p) => said.push(p.message ?? '') });
+    expect(said.filter((m) => m.endsWith('staging it'))).toHaveLength(3);
+    expect(said.some((m) => m.startsWith('reading feb-since-run.grib (3/3)') && !m.endsWith('staging it'))).toBe(true);
   }, 240_000);
 
   it('the gate sees the last file too: a refusal publishes nothing and leaves no staging', async () => {
