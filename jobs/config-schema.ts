@@ -90,7 +90,7 @@ export const AdsSourceSchema = Type.Object(
     fileName: Type.Optional(Type.String({ minLength: 1, description: 'local file name template, default "{product}-{yyyymmddHH}.nc"' })),
     pollSeconds: Type.Optional(Seconds('longest pause between two looks at the ADS job (the first after 1 s, then growing by half each time)', 0.01)),
     maxWaitSeconds: Type.Optional(MaxWait('on the ADS jobs and their results (default 10800)')),
-    split: Type.Optional(Type.Literal('month', { description: 'one request per month of request.month (its days only): the data stores advise a month per request for hourly ERA5; GRIB months are joined into fileName' })),
+    split: Type.Optional(Type.Literal('month', { description: 'one request per month of request.month (its days only): the data stores advise a month per request for hourly ERA5; each month is its own file, ingested in time order' })),
     invariantVariables: Type.Optional(
       Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'time-invariant variables (geopotential, land_sea_mask) asked for once, in a request of their own for the first date and time, and left out of the other requests' }),
     ),

@@ -140,13 +140,12 @@ function retryDelays(r: RetryInPlaceConfig | undefined): { firstDelayMs: number;
 /** The ADS job spec of one run: its requests filled in; the key stays a variable name, read by the worker. */
 export function adsSpec(product: string, src: AdsSourceConfig, run: Date): AdsSourceSpec {
   const t = src.timeouts ?? {};
-  const { requests, joinInto } = adsRequests(product, src, run);
+  const { requests } = adsRequests(product, src, run);
   return {
     kind: 'ads',
     api: src.api,
     dataset: src.dataset,
     requests,
-    ...(joinInto ? { joinInto } : {}),
     keyEnv: src.keyEnv,
     pollMs: Math.round((src.pollSeconds ?? 30) * 1000),
     options: {

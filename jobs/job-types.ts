@@ -58,8 +58,6 @@ export interface AdsSourceSpec {
   dataset: string;
   /** Built by jobs/sources/ads-requests.ts: per month when split, the invariant variables apart. */
   requests: AdsRequestSpec[];
-  /** When the requests were split: their GRIB results joined into this one file before ingest. */
-  joinInto?: string;
   /** Environment variable holding the personal API key. */
   keyEnv: string;
   /** Longest pause between two looks at a remote job. */

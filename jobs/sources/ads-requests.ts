@@ -5,13 +5,15 @@
  * month per request for hourly ERA5: a year of Italy is about 105,000 fields
  * against a limit of about 120,000 per request), and the time-invariant
  * variables (`invariantVariables`: geopotential, land-sea mask) taken out of
- * them and asked for once, for the first date and time only.
+ * them and asked for once, for the earliest date and time only. The requests
+ * come in time order (the invariant one, then the months ascending): their
+ * files go to ingest in this order, one file each.
  */
 import type { AdsSourceConfig } from '../config-schema.js';
 import type { AdsRequestSpec } from '../job-types.js';
 import { fillTemplate } from './url-template.js';
 
-/** Request keys that select times: an invariant request keeps only their first value. */
+/** Request keys that select times: an invariant request keeps only their earliest value. */
 const TIME_KEYS = ['year', 'month', 'day', 'date', 'time', 'leadtime_hour'] as const;
 
 /** Fill the run placeholders in every string of a request (arrays and nested objects too). */
@@ -50,8 +52,8 @@ export function adsRequestProblem(src: AdsSourceConfig): string | undefined {
   return undefined;
 }
 
-/** The requests of one run, and the file their GRIB results are joined into when split. */
-export function adsRequests(product: string, src: AdsSourceConfig, run: Date): { requests: AdsRequestSpec[]; joinInto?: string } {
+/** The requests of one run, in time order. */
+export function adsRequests(product: string, src: AdsSourceConfig, run: Date): { requests: AdsRequestSpec[] } {
   const filled = fillRequest(src.request, run, product) as Record<string, unknown>;
   const fileName = fillTemplate(src.fileName ?? '{product}-{yyyymmddHH}.nc', { run, product });
   const invariant = src.invariantVariables ?? [];
@@ -62,7 +64,8 @@ export function adsRequests(product: string, src: AdsSourceConfig, run: Date): {
     const once: Record<string, unknown> = { ...filled, variable: [...invariant] };
     for (const k of TIME_KEYS) {
       const values = list(filled[k]);
-      if (values && values.length > 0) once[k] = [values[0]];
+      // The earliest (a configuration may list the months out of order): the invariant file opens the series.
+      if (values && values.length > 0) once[k] = [[...values].sort((x, y) => String(x).localeCompare(String(y), 'en', { numeric: true }))[0]];
     }
     requests.push({ key: 'invariant', request: once, fileName: suffixed(fileName, 'invariant') });
   }
@@ -72,11 +75,11 @@ export function adsRequests(product: string, src: AdsSourceConfig, run: Date): {
   }
   const year = String(list(filled.year)![0]);
   const days = list(filled.day);
-  for (const m of list(filled.month)!) {
-    const month = String(m).padStart(2, '0');
+  const months = [...new Set(list(filled.month)!.map((m) => String(m).padStart(2, '0')))].sort();
+  for (const month of months) {
     const last = daysInMonth(Number(year), Number(month));
     const request = { ...main, year: [year], month: [month], ...(days ? { day: days.filter((d) => Number(d) <= last) } : {}) };
     requests.push({ key: `${year}-${month}`, request, fileName: suffixed(fileName, month) });
   }
-  return { requests, joinInto: fileName };
+  return { requests };
 }

@@ -12,7 +12,11 @@
  * - A failed or rejected job fails this job at once with the data store's
  *   reason; a dismissed job, or a state the API does not define, too.
  * - A ZIP result (`netcdf_zip`) is unpacked (ingest/zip.ts) and each member
- *   goes to ingest; split GRIB months are joined into one year file.
+ *   goes to ingest.
+ * - The files go to ingest in the order of the requests: the time-invariant
+ *   one first, then the months in time order, each its own file, so that a
+ *   reanalysis year is staged a month at a time
+ *   (ingest/products/reanalysis/streamed.ts), never read whole.
  * - The personal key is read from the environment variable `keyEnv` when the
  *   job runs, sent only in the PRIVATE-TOKEN header and cut out of anything a
  *   server echoes: never in a log line, an error or the job data.
@@ -26,7 +30,6 @@ import { processEnv } from '../../config/process-env.js';
 import { isZip, unzipFile } from '../../ingest/zip.js';
 import type { AdsRequestSpec, AdsSourceSpec } from '../job-types.js';
 import { adsApi, failureReason, jobStatus, resultAsset, submit, type AdsApi, type StatusInfo } from './ads-client.js';
-import { joinGribFiles } from './grib-join.js';
 import { downloadFile } from './http-download.js';
 import { removePartials } from './http.js';
 import { runPool } from './pool.js';
@@ -169,11 +172,6 @@ export async function fetchAdsFiles(spec: AdsSourceSpec, ctx: AdsFetchContext): 
   if (!key) throw new SourceError('NO_CREDENTIALS', `ADS: environment variable ${spec.keyEnv} (the personal API key of the data store) is not set on this worker`, false);
   await mkdir(ctx.dir, { recursive: true });
   await removePartials(ctx.dir);
-  const joined = spec.joinInto ? join(ctx.dir, spec.joinInto) : undefined;
-  if (joined && (await exists(joined))) {
-    ctx.onProgress?.(1, `${spec.joinInto} kept from an earlier attempt`);
-    return { paths: [joined], receivedBytes: 0 };
-  }
   const policy = attemptPolicy(spec.options);
   const remote = ctx.remote ?? memoryRemoteJobs();
   const n = spec.requests.length;
@@ -192,12 +190,6 @@ export async function fetchAdsFiles(spec: AdsSourceSpec, ctx: AdsFetchContext): 
     },
     ctx.signal,
   );
-  const paths = results.flatMap((x) => x.paths);
-  const receivedBytes = results.reduce((s, x) => s + x.bytes, 0);
-  if (joined && (await joinGribFiles(paths, joined))) {
-    await Promise.all(paths.map((p) => rm(p, { force: true })));
-    ctx.onProgress?.(1, `${paths.length} GRIB results joined into ${spec.joinInto}`);
-    return { paths: [joined], receivedBytes };
-  }
-  return { paths, receivedBytes };
+  // runPool keeps the requests' order (ads-requests.ts: the invariant request, then the months in time order).
+  return { paths: results.flatMap((x) => x.paths), receivedBytes: results.reduce((s, x) => s + x.bytes, 0) };
 }

@@ -6,7 +6,8 @@
  * SIGKILLed mid-poll is followed by one that re-attaches to the same remote
  * job id; a failed remote job shows the data store's reason in `jobs
  * status`, a state the API does not define fails at once; an ERA5 year asked
- * per month arrives as one year store. Submissions are counted at the
+ * per month (GRIB in the CDS's layout) is staged a month at a time into one
+ * year store holding ecCodes' values. Submissions are counted at the
  * emulator; the key never appears in job data or worker logs.
  */
 import { execFileSync } from 'node:child_process';
@@ -26,7 +27,7 @@ import { startWorkers, type RunningWorkers } from '../../jobs/worker.js';
 import { TileStore } from '../../tiles/read/reader.js';
 import { startAdsEmulator, type AdsEmulator, type AdsJobPlan, type Submission } from '../support/emulators/ads.js';
 import { CAMS_FILES, era5Grib } from '../support/emulators/ads-content.js';
-import { dataFile, describeShared } from '../support/shared-data.js';
+import { describeShared } from '../support/shared-data.js';
 import { captureOutput, tempRoot, uniquePrefix, waitFor, waitForState } from './support/harness.js';
 import { leaksOf } from '../support/secret-leaks.js';
 import { spawnWorker, type WorkerProcess } from './support/worker-process.js';
@@ -100,8 +101,8 @@ describeShared('ADS jobs on Redis against the Retrieve API emulator', () => {
     return parseJobsConfig(json, 'jobs.json');
   }
 
-  async function inProcess(config: JobsConfig): Promise<RunningWorkers> {
-    workers = await startWorkers({ redisUrl, prefix, root, config, runIngest, logger: silent, syncSchedules: false });
+  async function inProcess(config: JobsConfig, ingest: typeof runIngest = runIngest): Promise<RunningWorkers> {
+    workers = await startWorkers({ redisUrl, prefix, root, config, runIngest: ingest, logger: silent, syncSchedules: false });
     return workers;
   }
 
@@ -197,49 +198,78 @@ describeShared('ADS jobs on Redis against the Retrieve API emulator', () => {
     }
   });
 
-  it('ERA5 asked a month per request (geopotential once) is ingested as one year', async () => {
+  it('ERA5 asked a month per request (geopotential once): the months are staged one file at a time into one year, equal to ecCodes', async () => {
     process.env.METEOPUNTO_DOMAIN = '';
     const work = tempRoot('era5-emu');
-    let n = 0;
-    plan = (s) => ({ accepted: 0, running: 1, result: { files: [era5Grib(s.inputs, work, `r${++n}.grib`)] } });
+    // The file each request was answered with, by month ('invariant' for geopotential): what the job downloads, byte for byte.
+    const made = new Map<string, string>();
+    plan = (s) => {
+      const f = era5Grib(s.inputs, work, `r${made.size + 1}.grib`);
+      made.set(String(s.inputs.variable) === 'geopotential' ? 'invariant' : String(s.inputs.month), f);
+      return { accepted: 0, running: 1, result: { files: [f] } };
+    };
+    const months = Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, '0'));
     const config = parseJobsConfig({
       products: {},
       backfill: {
         era5: {
           source: {
             kind: 'ads', api: ads.api, dataset: 'reanalysis-era5-single-levels', keyEnv: 'CDS_API_KEY', pollSeconds: 0.05,
-            request: { product_type: ['reanalysis'], variable: ['2m_temperature', 'geopotential'], year: '{yyyy}', month: ['01', '02'], day: ['01', '28', '31'], time: ['00:00', '12:00'], data_format: 'grib' },
+            // 23 UTC: a 31-day month ends on an hour of the 18 UTC run whose next hours open the month after.
+            request: { product_type: ['reanalysis'], variable: ['2m_temperature', 'total_precipitation', 'geopotential'], year: '{yyyy}', month: months, day: ['01', '28', '31'], time: ['00:00', '06:00', '12:00', '18:00', '23:00'], data_format: 'grib' },
             fileName: 'era5-italy-{yyyy}.grib', split: 'month', invariantVariables: ['geopotential'], parallel: 2,
           },
         },
       },
       retry: { attempts: 2, backoffSeconds: 0.2 },
     }, 'jobs.json');
-    const w = await inProcess(config);
+    // What the ingest says while it runs (the job's progress keeps only the latest).
+    const said: string[] = [];
+    const watched: typeof runIngest = (req) => runIngest({ ...req, onProgress: (p) => (said.push(p.message ?? ''), req.onProgress?.(p)) });
+    const w = await inProcess(config, watched);
     const { id, data } = backfillJob(root, config, 2017, 'era5');
     await enqueueIngest(w.queues.ingest, config, id, data);
+    const files = ['invariant', ...months].map((m) => `era5-italy-2017-${m}.grib`);
+    const ecc = (request: string, where: string) => Number(execFileSync('grib_get', ['-l', '45,10,1', '-w', where, made.get(request)!], { encoding: 'utf8' }).trim());
+    let expected: { z: number; tp: number; t2m: number };
     try {
-      expect(await waitForState(w.queues.ingest, id, ['completed', 'failed'], 90_000)).toBe('completed');
+      expect(await waitForState(w.queues.ingest, id, ['completed', 'failed'], 180_000)).toBe('completed');
+      // ecCodes' values at the grid node 45 N 10 E.
+      expected = {
+        z: ecc('invariant', 'shortName=z'),
+        // 1 February 00 UTC: the 18 UTC run of 31 January, whose 23 UTC hour is in January's file.
+        tp: ecc('02', 'shortName=tp,dataDate=20170131,dataTime=1800,endStep=6'),
+        t2m: ecc('11', 'shortName=2t,dataDate=20171128,dataTime=1800'),
+      };
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
     // The requests are submitted concurrently: which reaches the data store first is not fixed.
     expect(ads.submissions.map((s) => [s.inputs.variable, s.inputs.month, s.inputs.day].join(' ')).sort()).toEqual([
-      '2m_temperature 01 01,28,31', '2m_temperature 02 01,28', 'geopotential 01 01',
+      ...months.map((m) => `2m_temperature,total_precipitation ${m} ${['02', '04', '06', '09', '11'].includes(m) ? '01,28' : '01,28,31'}`),
+      'geopotential 01 01',
     ]);
     const job = (await w.queues.ingest.getJob(id))!;
-    expect((job.returnvalue as { files: string[] }).files).toEqual(['era5-italy-2017.grib']);
+    // Each result its own file, the invariant one first, then the months in time order ...
+    expect((job.returnvalue as { files: string[] }).files).toEqual(files);
     const remote = (job.data as IngestJobData).remote!;
-    expect(Object.keys(remote).sort()).toEqual(['2017-01', '2017-02', 'invariant']);
+    expect(Object.keys(remote).sort()).toEqual([...months.map((m) => `2017-${m}`), 'invariant']);
     expect(Object.values(remote).sort()).toEqual(ads.submissions.map((s) => s.jobID).sort());
-    // The year holds every month's times: 3 + 2 days × 2 times (February has no 31st).
+    // ... staged one at a time (ingest/products/reanalysis/streamed.ts), never the whole-year path.
+    expect(said.filter((m) => / staging it$/.test(m))).toEqual(files.map((f, k) => `reading ${f} (${k + 1}/13), staging it`));
+
     const store = new TileStore(root, { manifestCheckMs: 0 });
     const m = store.manifest('reanalysis/2017')!;
-    const days = [[0, 1], [0, 28], [0, 31], [1, 1], [1, 28]];
-    expect(m.times.map((t) => Date.parse(t))).toEqual(days.flatMap(([mo, d]) => [0, 12].map((h) => Date.UTC(2017, mo!, d!, h))));
-    // Every time is the real field: ecCodes' nearest value at a grid node, in °C.
-    const k = Number(execFileSync('grib_get', ['-l', '45,10,1', dataFile('era5-t2m-europe/era5-single-level-scalar-time.grib')], { encoding: 'utf8' }).trim());
-    const t = (await store.sample('reanalysis/2017', 45, 10, Date.UTC(2017, 1, 28, 12))).values.temperature_2m!;
-    expect(Math.abs(t - (k - 273.15))).toBeLessThanOrEqual(0.05);
+    const hours = [0, 6, 12, 18, 23];
+    const days = months.flatMap((mo, k) => (['02', '04', '06', '09', '11'].includes(mo) ? [1, 28] : [1, 28, 31]).map((d) => [k, d] as const));
+    expect(m.times.map((t) => Date.parse(t))).toEqual(days.flatMap(([mo, d]) => hours.map((h) => Date.UTC(2017, mo, d, h))));
+    expect(m.source.files).toEqual(files);
+    // The first hour's amount starts at 23 UTC on 31 December 2016: that hour opens 2016's store, which 1 January 00 UTC closes.
+    expect(store.manifest('reanalysis/2016')!.times).toEqual(['2016-12-31T23:00:00.000Z', '2017-01-01T00:00:00.000Z']);
+    const v = async (t: number) => (await store.sample('reanalysis/2017', 45, 10, t)).values;
+    // ecCodes' values, in the store's units: K → °C, m → mm, geopotential → m (÷ g).
+    expect(Math.abs((await v(Date.UTC(2017, 10, 28, 18))).temperature_2m! - (expected.t2m - 273.15))).toBeLessThanOrEqual(0.05);
+    expect(Math.abs((await v(Date.UTC(2017, 1, 1, 0))).precipitation! - expected.tp * 1000)).toBeLessThanOrEqual(0.05);
+    expect(Math.abs((await v(Date.UTC(2017, 1, 1, 0))).elevation! - expected.z / 9.80665)).toBeLessThanOrEqual(0.05);
   });
 });

@@ -5,7 +5,7 @@
  * on 429 honouring Retry-After (gaps measured at the server), the server's
  * reason for a failed job, an unknown state ending at once, ZIP results
  * unpacked, re-attaching to a known remote job instead of submitting again,
- * results kept from an earlier attempt, and ERA5 months joined into a year.
+ * results kept from an earlier attempt, and ERA5 months as files of their own, in time order.
  * The committed example config validates and its job data names the key's
  * variable, never a key.
  */
@@ -197,18 +197,19 @@ describeShared('ADS source against the Retrieve API emulator', () => {
     expect(sha(readFileSync(r.paths[0]!))).toBe(sha(readFileSync(CAMS_FILES()[0]!)));
   });
 
-  it('ERA5 split per month: one request per month, geopotential once, GRIB results joined into the year', async () => {
+  it('ERA5 split per month: one request per month, geopotential once, each result its own file, in time order', async () => {
     const era5 = {
       kind: 'ads' as const, api: ads.api, dataset: 'reanalysis-era5-single-levels', keyEnv: 'CDS_API_KEY', pollSeconds: 0.02,
-      request: { product_type: ['reanalysis'], variable: ['2m_temperature', 'geopotential'], year: '{yyyy}', month: ['01', '02', '03'], day: ['01', '15', '30'], time: ['00:00', '12:00'], data_format: 'grib' },
+      request: { product_type: ['reanalysis'], variable: ['2m_temperature', 'geopotential'], year: '{yyyy}', month: ['03', '01', '02'], day: ['01', '15', '30'], time: ['00:00', '12:00'], data_format: 'grib' },
       fileName: 'era5-{yyyy}.grib', split: 'month' as const, invariantVariables: ['geopotential'],
     };
     const s = adsSpec('reanalysis', era5, new Date(Date.UTC(2017, 0, 1)));
     let made = 0;
     plan = (_n, sub) => ({ accepted: 0, running: 0, result: { files: [era5Grib(sub.inputs, work, `r${++made}.grib`)] } });
     const r = await fetchAdsFiles(s, { dir, env: { CDS_API_KEY: KEY } });
-    expect(r.paths).toEqual([join(dir, 'era5-2017.grib')]);
-    expect(readdirSync(dir).filter((f) => f.endsWith('.grib'))).toEqual(['era5-2017.grib']);
+    // The invariant request first, then the months ascending whatever order the configuration lists them in.
+    expect(r.paths).toEqual(['invariant', '01', '02', '03'].map((m) => join(dir, `era5-2017-${m}.grib`)));
+    expect(readdirSync(dir).filter((f) => f.endsWith('.grib')).sort()).toEqual(['era5-2017-01.grib', 'era5-2017-02.grib', 'era5-2017-03.grib', 'era5-2017-invariant.grib']);
     const inputs = ads.submissions.map((x) => x.inputs);
     expect(inputs.map((i) => [i.variable, i.month, i.day, i.time])).toEqual([
       [['geopotential'], ['01'], ['01'], ['00:00']],
@@ -216,12 +217,12 @@ describeShared('ADS source against the Retrieve API emulator', () => {
       [['2m_temperature'], ['02'], ['01', '15'], ['00:00', '12:00']], // February 2017 has no 30th
       [['2m_temperature'], ['03'], ['01', '15', '30'], ['00:00', '12:00']],
     ]);
-    // ecCodes reads the joined year: the geopotential message then 16 temperature messages, dated as asked.
-    const dates = execFileSync('grib_get', ['-p', 'shortName,dataDate,dataTime', r.paths[0]!], { encoding: 'utf8' }).trim().split('\n');
-    expect(dates).toHaveLength(1 + 6 + 4 + 6);
-    expect(dates[0]).toMatch(/^z /);
-    expect(dates.slice(1, 3)).toEqual(['2t 20170101 0', '2t 20170101 1200']);
-    expect(dates.at(-1)).toBe('2t 20170330 1200');
+    // ecCodes reads each file: the geopotential message, then each month's temperature messages, dated as asked.
+    const dates = r.paths.map((p) => execFileSync('grib_get', ['-p', 'shortName,dataDate,dataTime', p], { encoding: 'utf8' }).trim().split('\n'));
+    expect(dates.map((d) => d.length)).toEqual([1, 6, 4, 6]);
+    expect(dates[0]).toEqual(['z 20170101 0']);
+    expect(dates[1]!.slice(0, 2)).toEqual(['2t 20170101 0', '2t 20170101 1200']);
+    expect(dates[3]!.at(-1)).toBe('2t 20170330 1200');
   });
 
 });

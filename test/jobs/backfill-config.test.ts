@@ -36,7 +36,6 @@ describe('backfill configuration', () => {
     if (data.source.kind !== 'ads') throw new Error('expected ads');
     const src = data.source;
     expect(src.keyEnv).toBe('CDS_API_KEY');
-    expect(src.joinInto).toBe('era5-italy-1952.grib');
     expect(src.requests.map((r) => r.key)).toEqual(['invariant', ...Array.from({ length: 12 }, (_, i) => `1952-${String(i + 1).padStart(2, '0')}`)]);
     const [invariant, ...months] = src.requests;
     // Once: the first date and time of the year, nothing but geopotential.
