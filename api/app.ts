@@ -3,8 +3,8 @@
  * tests use `app.inject()` and the CLI, the benchmark and tests start it the
  * same way.
  *
- * Registration order: request timing (first onRequest hook), error
- * handling, shared services (tiles, weather), then
+ * Registration order: the hand-over to the check phase, which also stamps
+ * the request for `elapsed_ms` (first onRequest hook), error handling, shared services (tiles, weather), then
  * routes. CORS, then the access layer (api/access: keys, plans, quotas),
  * register between the services and the routes; the operator dashboard (api/admin)
  * only when METEOPUNTO_ADMIN_TOKEN and REDIS_URL are set.

@@ -19,8 +19,12 @@ import { Command, type Redis } from 'ioredis';
  * Per request i (from 0): KEYS[3i+1..3i+3] = minute counter, day counter,
  * flood-guard counter (./flood-guard.ts); ARGV[5i+1..5i+5] = minute limit,
  * day limit, minute window s, day counter lifetime s, flood limit (0: no
- * flood check). Returns, per request, five numbers {outcome, minute count,
- * minute ms left, day count, flood ms left}, flat; outcome 0 = refused by the
+ * flood check). Returns, per request, five integers {outcome, minute count,
+ * minute ms left, day count, flood ms left}, flat, packed as little-endian
+ * doubles in one string (exact for integers below 2^53: one value for the
+ * client to decode instead of five per request, and no number formatting in
+ * Lua, which costs Redis more than the integer replies: readNumbers);
+ * outcome 0 = refused by the
  * minute (its increment given back; the count is the one that was refused),
  * 1 = refused by the day (both increments given back; the minute count is
  * after the give-back), 2 = taken, 3 = refused by the flood guard (nothing
@@ -96,7 +100,7 @@ for i = 0, #KEYS / 3 - 1 do
 end
 for k, added in pairs(mAdded) do if added ~= 0 then redis.call('incrby', k, added) end end
 for k, added in pairs(dAdded) do if added ~= 0 then redis.call('incrby', k, added) end end
-return out`;
+return struct.pack('<' .. string.rep('d', #out), unpack(out))`;
 
 /** One request's decision, as the script asks for it. */
 export interface WindowsRequest {
@@ -135,8 +139,8 @@ const SCRIPT_SHA = createHash('sha1').update(CONSUME_MANY_LUA).digest('hex');
  * {@link consumeMany}) instead of by ioredis from an argument list. Sent with
  * the client's sendCommand, so it keeps everything else the client does: the
  * command timeout, the hang breaker's count (./redis-connection.ts), no
- * offline queue, the reply matched in order. Integer replies need no
- * conversion: no reply encoding.
+ * offline queue, the reply matched in order. No reply encoding: the reply,
+ * one string, comes back as bytes for readNumbers.
  */
 class ScriptCall extends Command {
   constructor(
@@ -164,6 +168,14 @@ function scriptCall(lua: string | null, numKeys: number, argCount: number, body:
 
 const OUTCOMES = ['minute', 'day', 'taken', 'flood'] as const;
 
+/** The numbers of the script's reply (little-endian doubles, see CONSUME_MANY_LUA); throws on anything else. */
+export function readNumbers(reply: Buffer): number[] {
+  if (!Buffer.isBuffer(reply) || reply.length % 8 !== 0) throw new Error('quota script: malformed reply');
+  const out: number[] = new Array(reply.length / 8);
+  for (let i = 0; i < out.length; i++) out[i] = reply.readDoubleLE(8 * i);
+  return out;
+}
+
 /**
  * One round trip for all of `requests`, decided in their order (see
  * CONSUME_MANY_LUA). Rejects when Redis does not answer (the callers fall back).
@@ -185,13 +197,14 @@ export async function consumeMany(redis: Redis, requests: readonly WindowsReques
   const numKeys = 3 * requests.length;
   const argCount = numKeys + 5 * requests.length;
   const body = keys + args;
-  let flat: number[];
+  let reply: Buffer;
   try {
-    flat = (await redis.sendCommand(new ScriptCall('evalsha', scriptCall(null, numKeys, argCount, body)))) as number[];
+    reply = (await redis.sendCommand(new ScriptCall('evalsha', scriptCall(null, numKeys, argCount, body)))) as Buffer;
   } catch (err) {
     if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-    flat = (await redis.sendCommand(new ScriptCall('eval', scriptCall(CONSUME_MANY_LUA, numKeys, argCount, body)))) as number[];
+    reply = (await redis.sendCommand(new ScriptCall('eval', scriptCall(CONSUME_MANY_LUA, numKeys, argCount, body)))) as Buffer;
   }
+  const flat = readNumbers(reply);
   if (flat.length !== 5 * requests.length) throw new Error(`quota script: ${flat.length} numbers for ${requests.length} requests`);
   const out: BothWindows[] = new Array(requests.length);
   for (let i = 0; i < requests.length; i++) {

@@ -1,12 +1,13 @@
 /**
- * Request timing for `elapsed_ms`: this plugin's onRequest hook, which the
- * app registers right after the hand-over to the check phase (./batching.ts)
- * and the Host check, before every other, stamps the request, so the figure
- * covers key checks, validation, quota and computation, up to serialisation.
- * (Fastify's reply.elapsedTime only runs with a logger or onResponse hooks.)
+ * Request timing for `elapsed_ms`: the app's first onRequest hook, the
+ * hand-over to the check phase (./batching.ts), stamps the request when it
+ * carries on, before every other hook, so the figure covers key checks,
+ * validation, quota and computation, up to serialisation. This plugin
+ * declares the stamp. (Fastify's reply.elapsedTime only runs with a logger or
+ * onResponse hooks.)
  */
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,17 +16,18 @@ declare module 'fastify' {
   }
 }
 
-/** Milliseconds since the request's onRequest. */
+/** Marks the start of `request`'s `elapsed_ms` (called by the hand-over hook). */
+export function stampRequest(request: FastifyRequest): void {
+  request.startedAtMs = performance.now();
+}
+
+/** Milliseconds since the request was stamped. */
 export function elapsedMs(request: FastifyRequest): number {
   return performance.now() - request.startedAtMs;
 }
 
 async function timingPlugin(fastify: FastifyInstance): Promise<void> {
   fastify.decorateRequest('startedAtMs', 0);
-  fastify.addHook('onRequest', function stamp(request: FastifyRequest, _reply: FastifyReply, done: () => void) {
-    request.startedAtMs = performance.now();
-    done();
-  });
 }
 
 export default fp(timingPlugin, { name: 'meteopunto-timing', fastify: '5.x' });

@@ -7,7 +7,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
+import { headerSetOf } from '../../api/plugins/security-headers.js';
 import { HOUR_MS, T0_MS, tempDataDir, writeDem, writeMainNwp, TEST_KEY, installTestKey, testAccess } from './tile-fixture.js';
+
+describe('which paths get which headers', () => {
+  it('weather.php no-store; widget.php, /admin and /docs their own; the rest the JSON set', () => {
+    const table: Array<[string, string]> = [
+      ['/api/v1/weather.php', 'no-store'], ['/api/v1/weather.php?lat=1&lon=2', 'no-store'], ['/api/v1/weather.php?', 'no-store'],
+      ['/api/v1/weather.phpx', 'json'], ['/api/v1/weather.php/x', 'json'], ['/api/v1/weather', 'json'],
+      ['/api/v1/widget.php', 'own'], ['/api/v1/widget.php?key=k', 'own'], ['/api/v1/widget.php/', 'json'], ['/api/v1/widget.phps', 'json'],
+      ['/admin', 'own'], ['/admin/', 'own'], ['/admin/queues/api', 'own'], ['/admin?x=1', 'own'], ['/administrator', 'json'],
+      ['/docs', 'own'], ['/docs/json', 'own'], ['/docs?x', 'own'], ['/docsx', 'json'],
+      ['/healthz', 'json'], ['/', 'json'], ['/API/v1/weather.php', 'json'], ['', 'json'],
+    ];
+    for (const [url, set] of table) expect(headerSetOf(url), url).toBe(set);
+  });
+});
 
 describe('security headers', () => {
   const data = tempDataDir();

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { consumeMany, type WindowsRequest } from '../../../api/access/quota-script.js';
+import { consumeMany, readNumbers, type WindowsRequest } from '../../../api/access/quota-script.js';
 import { QuotaBatcher } from '../../../api/access/quota-batch.js';
 import { connectAccessRedis } from '../../../api/access/redis-connection.js';
 import { recordCommands } from '../../support/redis-commands.js';
@@ -113,6 +113,16 @@ describe('the script call as written on the wire', () => {
       await client.quit();
       await server.stop();
     }
+  });
+
+  it('reads the reply, little-endian doubles, and refuses a reply of another length or type', () => {
+    const values = [2, 15, 59_998, -2, 0, 9_999_999_999];
+    const packed = Buffer.alloc(8 * values.length);
+    values.forEach((v, i) => packed.writeDoubleLE(v, 8 * i));
+    expect(readNumbers(packed)).toEqual(values);
+    expect(readNumbers(Buffer.alloc(0))).toEqual([]);
+    expect(() => readNumbers(Buffer.alloc(12))).toThrow(/malformed/);
+    expect(() => readNumbers('2,15' as unknown as Buffer)).toThrow(/malformed/);
   });
 
   it('carries keys and arguments of any length byte for byte (an IPv6 flood id, multi-byte text)', async () => {
