@@ -4,6 +4,7 @@
  * URL may hold the key); widget.php stays embeddable (no X-Frame-Options, its
  * own frame-ancestors). Before: none of these on weather.php.
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
@@ -54,6 +55,40 @@ describe('security headers', () => {
       expect(res.headers.get('cache-control')).toBe('no-store');
     }
   });
+
+  it('weather.php\'s response head, header by header in order, over HTTP (as main at 22994a1 wrote it)', async () => {
+    const security = [
+      "content-security-policy: default-src 'none';frame-ancestors 'none'", 'cross-origin-opener-policy: same-origin',
+      'cross-origin-resource-policy: same-origin', 'origin-agent-cluster: ?1', 'referrer-policy: no-referrer',
+      'strict-transport-security: max-age=31536000; includeSubDomains', 'x-content-type-options: nosniff', 'x-dns-prefetch-control: off',
+      'x-download-options: noopen', 'x-frame-options: SAMEORIGIN', 'x-permitted-cross-domain-policies: none', 'x-xss-protection: 0',
+      'cache-control: no-store', 'content-type: application/json; charset=utf-8', 'x-api-version: 2.0',
+    ];
+    const tail = ['content-length: <n>', 'Date: <date>', 'Connection: keep-alive', 'Keep-Alive: timeout=65'];
+    const served = await rawHead(`/api/v1/weather.php?${q}&api_key=${TEST_KEY}`);
+    expect(served).toEqual(['HTTP/1.1 200 OK', ...security, 'x-ratelimit-limit: <n>', 'x-ratelimit-remaining: <n>', 'x-ratelimit-reset: <n>', ...tail]);
+    expect(await rawHead(`/api/v1/weather.php?${q}`)).toEqual(['HTTP/1.1 401 Unauthorized', ...security, ...tail]);
+  });
+
+  /** The response head's lines as sent, numbers and the date masked. */
+  async function rawHead(path: string): Promise<string[]> {
+    const { port } = new URL(base);
+    const head = await new Promise<string>((ok, fail) => {
+      const s = connect(Number(port), '127.0.0.1');
+      let got = '';
+      s.on('data', (d) => {
+        got += d.toString('latin1');
+        const end = got.indexOf('\r\n\r\n');
+        if (end >= 0) {
+          s.destroy();
+          ok(got.slice(0, end));
+        }
+      });
+      s.on('error', fail);
+      s.write(`GET ${path} HTTP/1.1\r\nHost: h\r\n\r\n`);
+    });
+    return head.split('\r\n').map((l) => l.replace(/^(Date): .*$/, '$1: <date>').replace(/^(content-length|x-ratelimit-\w+): \d+$/, '$1: <n>'));
+  }
 
   it('/healthz gets the same security headers', async () => {
     const res = await fetch(`${base}/healthz`);
