@@ -55,26 +55,35 @@ describe('flood guard (Redis, two API processes)', () => {
 
   it('a served request asks Redis once: the flood counter is read by the quota script', async () => {
     const app = opened[1]!.app;
-    // The insert publishes a key change: wait for it, or it would drop the record cached by the first request.
+    // The insert publishes a key change; the test's own subscriber seeing it does not mean app 1's has, and
+    // under load it may arrive after the first request cached the record and drop it. So requests are sent
+    // until one is served from the cache (a script call alone), at most 5, and the claim is on the next one.
     const prepared = generateKey();
     const inserted = await keyChangeMessage(redis, prepared.prefix);
     const { key, prefix } = await issue(opened[0]!.services, 'business', 'api', undefined, prepared);
     await inserted.arrived;
-    expect((await app.inject({ url: `/api/v1/weather.php?${MILANO}&api_key=${key}` })).statusCode).toBe(200); // the key record is now cached
     const monitor = await redis.monitor();
-    const seen: string[][] = [];
+    let seen: string[][] = [];
     // Other test files share this Redis: keep the commands that name this key, sent by a client (not run inside a script).
     monitor.on('monitor', (_time: string, args: string[], source: string) => {
       if (source !== 'lua' && args.some((a) => a.includes(prefix))) seen.push(args);
     });
-    try {
-      await new Promise((ok) => setTimeout(ok, 100));
+    const served = async () => {
+      seen = [];
       expect((await app.inject({ url: `/api/v1/weather.php?${MILANO}&api_key=${key}` })).statusCode).toBe(200);
       await new Promise((ok) => setTimeout(ok, 200));
+      return seen.map((args) => args[0]!.toLowerCase());
+    };
+    try {
+      await new Promise((ok) => setTimeout(ok, 100));
+      const warm: string[][] = [];
+      do warm.push(await served());
+      while (warm.length < 5 && warm.at(-1)!.join() !== 'evalsha');
+      expect(warm[0]).toContain('hgetall'); // the first request read the new key's record
+      expect(await served()).toEqual(['evalsha']);
     } finally {
       monitor.disconnect();
     }
-    expect(seen.map((args) => args[0]!.toLowerCase())).toEqual(['evalsha']);
     expect(seen[0]).toContain(`mp:flood:key:${prefix}`);
   });
 });
