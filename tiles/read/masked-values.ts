@@ -8,15 +8,19 @@
  */
 import type { PointMemo } from './point-memo.js';
 import { isKind } from '../masks.js';
-import { maskChoice, maskedValue, unpack, type MaskChoice } from './point-rules.js';
+import { maskChoice, maskedValue, unpack, type MaskChoice, type MaskInputs } from './point-rules.js';
 import type { PointSample } from '../types.js';
 import type { VariableList } from './variable-list.js';
 import { MASK_LAND, MASK_SEA } from './var-state.js';
 import type { VersionState } from './version-state.js';
 
-/** Scratch of one kind's choice (maskChoice reads them during the call only): no arrays per lookup. */
+/** Scratch of one kind's choice (maskChoice reads them during the call only): no arrays or object per lookup. */
 const OF_KIND = [false, false, false, false];
 const NEAREST_CELL = [NaN, NaN, NaN, NaN];
+const INPUTS: MaskInputs = {
+  grid: { kind: 'regular_ll', nx: 1, ny: 1, x0: 0, y0: 0, dx: 1, dy: 1 }, lat: NaN, lon: NaN, weights: new Float64Array(4), order: new Int8Array(4),
+  cellKm: new Float64Array(4), ofKind: OF_KIND, nearestCell: NEAREST_CELL, searchRadiusKm: NaN,
+};
 const NONE: MaskChoice = { mode: 'none' };
 
 /** The masked variables of `list` written into `values`; returns the distance per kind used. */
@@ -44,10 +48,15 @@ function applyKind(
       OF_KIND[k] = m === m && isKind(m, kind);
       NEAREST_CELL[k] = unpack(raw[auxAt + 8 * code + 2 * k]!, nearestVar);
     }
-    choice = maskChoice({
-      grid: vs.grid, lat: pt.lat, lon: pt.lon, weights: pt.weights, order: pt.order, cellKm: pt.cellKm,
-      ofKind: OF_KIND, nearestCell: NEAREST_CELL, searchRadiusKm: vs.searchRadiusKm[code]!,
-    });
+    const m = INPUTS;
+    m.grid = vs.grid;
+    m.lat = pt.lat;
+    m.lon = pt.lon;
+    m.weights = pt.weights;
+    m.order = pt.order;
+    m.cellKm = pt.cellKm;
+    m.searchRadiusKm = vs.searchRadiusKm[code]!;
+    choice = maskChoice(m);
   }
   for (let n = 0; n < list.vars.length; n++) {
     const v = list.vars[n]!;

@@ -116,17 +116,28 @@ export function haversineKm(lat1Deg: number, lon1Deg: number, lat2Deg: number, l
   return 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a)) * EARTH_RADIUS_KM;
 }
 
+/** A 'bilinear' choice's weights and neighbours: scratch, valid until the next maskChoice (the reader uses a choice at once). */
+const CHOICE_WEIGHTS = new Float64Array(4);
+const CHOICE_ALLOWED = [false, false, false, false];
+
+/**
+ * How the masked variables of one kind are read at this point. A 'bilinear' choice's arrays are shared scratch,
+ * overwritten by the next call: read them before choosing again.
+ */
 export function maskChoice(m: MaskInputs): MaskChoice {
   // Only neighbours that carry bilinear weight count (a point on a land cell's centre has its sea neighbours at
   // weight 0), and only within the radius: on a coarse grid a neighbour of the kind can lie far beyond it.
-  const weights = new Float64Array(4);
-  const allowed = [false, false, false, false];
+  const weights = CHOICE_WEIGHTS;
+  const allowed = CHOICE_ALLOWED;
   let any = false;
   for (let k = 0; k < 4; k++) {
     if (m.ofKind[k] && m.weights[k]! > 0 && m.cellKm[k]! <= m.searchRadiusKm) {
       weights[k] = m.weights[k]!;
       allowed[k] = true;
       any = true;
+    } else {
+      weights[k] = 0;
+      allowed[k] = false;
     }
   }
   if (any) {
