@@ -4,7 +4,8 @@
  * not mounted at all without an operator token. One registry per app.
  *
  * Counted: requests by route and status, latency by route, quota refusals
- * (429) by plan, tile cache hits, misses and bytes, and per published store
+ * (429) by plan, tile cache hits, misses, bytes and budget per cache
+ * (forecast, history), and per published store
  * its data age (now − publish time) and coverage end, access-store
  * failures, ingests the gate refused (tiles/gate-refusals.ts), ingest and
  * schedule jobs (./job-metrics.ts) when Redis is
@@ -39,9 +40,21 @@ export async function registerMetrics(app: FastifyInstance, opts: MetricsOptions
   const refusals = new Counter({ name: 'meteopunto_quota_refusals_total', help: 'Requests refused for quota (429) by plan', labelNames: ['plan'], registers: [registry] });
   const tiles = app.tiles;
   const products = app.products;
-  new Gauge({ name: 'meteopunto_tile_cache_hits', help: 'Tile cache lookups answered from memory since start', registers: [registry], collect() { this.set(tiles.cacheStats().hits); } });
-  new Gauge({ name: 'meteopunto_tile_cache_misses', help: 'Tile blocks decoded from disk since start', registers: [registry], collect() { this.set(tiles.cacheStats().misses); } });
-  new Gauge({ name: 'meteopunto_tile_cache_bytes', help: 'Decoded bytes held in the tile cache', registers: [registry], collect() { this.set(tiles.cacheStats().bytes); } });
+  // Two caches, labelled apart: the forecast stores' and the period stores' (tiles/read/cache-budget.ts). A sum
+  // would hide a history cache that thrashes behind a forecast cache that holds everything.
+  const perCache = (name: string, help: string, stat: 'hits' | 'misses' | 'bytes' | 'maxBytes') =>
+    new Gauge({
+      name, help, labelNames: ['cache'], registers: [registry],
+      collect() {
+        const all = tiles.cacheStats();
+        this.set({ cache: 'forecast' }, all[stat] - all.history[stat]);
+        this.set({ cache: 'history' }, all.history[stat]);
+      },
+    });
+  perCache('meteopunto_tile_cache_hits', 'Tile cache lookups answered from memory since start, by cache', 'hits');
+  perCache('meteopunto_tile_cache_misses', 'Tile blocks decoded from disk since start, by cache', 'misses');
+  perCache('meteopunto_tile_cache_bytes', 'Decoded bytes held in each tile cache', 'bytes');
+  perCache('meteopunto_tile_cache_budget_bytes', 'Each tile cache\'s budget, bytes', 'maxBytes');
   const age = new Gauge({ name: 'meteopunto_data_age_seconds', help: 'Seconds since the live version of each store was published', labelNames: ['store'], registers: [registry] });
   new Gauge({
     name: 'meteopunto_data_coverage_end_seconds', help: 'Last valid time of each store (Unix seconds)', labelNames: ['store'], registers: [registry],

@@ -69,6 +69,6 @@ describe('/metrics', () => {
     expect(age).toBeGreaterThanOrEqual(0);
     expect(age).toBeLessThan(120);
     expect(value(after, /^meteopunto_data_coverage_end_seconds\{store="nwp"\}/)).toBe(hourlyTimes(2)[1]!.getTime() / 1000);
-    expect(after).toMatch(/^meteopunto_tile_cache_misses \d+/m);
+    expect(after).toMatch(/^meteopunto_tile_cache_misses\{cache="forecast"\} \d+/m);
   });
 });
