@@ -20,7 +20,9 @@
  *    (on a loaded machine its p99 is no better than theirs).
  *
  * Each phase's p99 and requests/s over the bare route's go to the run's
- * targets (./targets.ts). Alone: `BENCH_SECTIONS=cold-phase npm run bench`.
+ * targets (./targets.ts); beside them, the serve process's CPU per request
+ * (/proc, ./process-cpu.ts) and the bare route's over it, which a loaded
+ * machine moves far less than requests/s. Alone: `BENCH_SECTIONS=cold-phase npm run bench`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -43,6 +45,7 @@ import { withServer } from './servers.js';
 import { COLD_PHASE_TARGET, type Check } from './targets.js';
 import type { BenchContext } from './section.js';
 import { benchPoints } from './data.js';
+import { cpuPerRequest, processCpu } from './process-cpu.js';
 
 const WEATHER_PATH = '/api/v1/weather.php';
 /** A starting server must be ready within this (the sample's warm takes seconds). */
@@ -108,6 +111,14 @@ async function publishCopy(root: string, prepared: { dir: string; version: strin
   return prepared.version;
 }
 
+/** `run`'s load with the serve process's CPU per answered request over it (/proc; none where there is no /proc). */
+async function withCpu(pid: number | undefined, run: () => Promise<LoadResult>): Promise<LoadResult> {
+  const before = processCpu(pid);
+  const r = await run();
+  const cpu = cpuPerRequest(before, processCpu(pid), r.requests + r.errors);
+  return cpu ? { ...r, ...cpu } : r;
+}
+
 /** The copy is made before the server starts, so the publish itself is only the switch. */
 async function prepareCopy(root: string) {
   const dir = productDir(root, 'nwp');
@@ -153,12 +164,13 @@ export async function runColdPhaseBench(opts: { dataDir?: string; seconds: numbe
     if (first.status !== 200) throw new Error(`cold phase: first answer ${first.status}: ${await first.text()}`);
     await first.arrayBuffer();
     const firstAnswerMs = performance.now() - t1;
-    const startLoad = await load(base, paths, apiKey, opts.connections, { ms: opts.seconds * 1000 });
+    const pid = child.pid;
+    const startLoad = await withCpu(pid, () => load(base, paths, apiKey, opts.connections, { ms: opts.seconds * 1000 }));
 
     // The publish, under load: the load runs from the publish until `seconds` after the switch.
     let switchedAt: number | undefined;
     const loadStart = performance.now();
-    const publishLoad = load(base, paths, apiKey, opts.connections, { until: () => switchedAt !== undefined && performance.now() >= switchedAt + opts.seconds * 1000 });
+    const publishLoad = withCpu(pid, () => load(base, paths, apiKey, opts.connections, { until: () => switchedAt !== undefined && performance.now() >= switchedAt + opts.seconds * 1000 }));
     await sleep(200);
     const publishedAt = performance.now();
     const version = await publishCopy(root, prepared);
@@ -171,7 +183,7 @@ export async function runColdPhaseBench(opts: { dataDir?: string; seconds: numbe
     switchedAt = performance.now();
     const pub = await publishLoad;
     // The same server warm, for reference: what the machine gives now, with nothing left to decode.
-    const steady = await load(base, paths, apiKey, opts.connections, { ms: opts.seconds * 1000 });
+    const steady = await withCpu(pid, () => load(base, paths, apiKey, opts.connections, { ms: opts.seconds * 1000 }));
     return {
       bare, listeningMs, readyMs, firstAnswerMs,
       start: { what: 'start', load: startLoad, seconds: opts.seconds },
@@ -189,12 +201,19 @@ export async function runColdPhaseBench(opts: { dataDir?: string; seconds: numbe
   }
 }
 
+/** Server CPU per request, and the bare route's over it: the ratio that a loaded machine moves least. */
+function cpuText(l: LoadResult, bare: LoadResult): string {
+  if (l.cpuUsPerRequest === undefined) return '';
+  const ratio = bare.cpuUsPerRequest !== undefined ? `, bare/serve ${(bare.cpuUsPerRequest / l.cpuUsPerRequest).toFixed(3)}` : '';
+  return `, server CPU ${l.cpuUsPerRequest.toFixed(1)} µs per request (system ${(l.sysUsPerRequest ?? 0).toFixed(1)})${ratio}`;
+}
+
 /** The lines the bench prints, and the targets' checks. */
 export function describeColdPhase(r: ColdPhaseResult, redis: boolean): { lines: string[]; checks: Check[] } {
   const t = COLD_PHASE_TARGET;
   const line = (p: ColdPhase, label: string) =>
     `  ${label}: ${p.load.requests.toLocaleString('en')} requests in ${p.seconds.toFixed(1)} s, ${p.load.rps.toFixed(0)} req/s, latency median ${p.load.medianMs.toFixed(2)} ms, p99 ${p.load.p99Ms.toFixed(2)} ms` +
-    `${p.load.errors ? `, ${p.load.errors} non-200 (first: ${p.load.firstError})` : ''}; ratio to bare ${(p.load.rps / r.bare.rps).toFixed(3)}`;
+    `${cpuText(p.load, r.bare)}${p.load.errors ? `, ${p.load.errors} non-200 (first: ${p.load.firstError})` : ''}; ratio to bare ${(p.load.rps / r.bare.rps).toFixed(3)}`;
   const checks = (p: ColdPhase): Check[] => {
     const ratio = p.load.rps / r.bare.rps;
     const warm = `warm ${r.steady.load.p99Ms.toFixed(1)} ms, ${(r.steady.load.rps / r.bare.rps).toFixed(3)}`;
@@ -206,7 +225,7 @@ export function describeColdPhase(r: ColdPhaseResult, redis: boolean): { lines: 
   return {
     lines: [
       `cold phase: meteopunto serve on the sample dataset, business key, ${redis ? 'keys and quotas in Redis' : 'embedded keys, in-memory quotas'}, random points across Italy:`,
-      `  bare route: ${r.bare.rps.toFixed(0)} req/s`,
+      `  bare route: ${r.bare.rps.toFixed(0)} req/s${r.bare.cpuUsPerRequest !== undefined ? `, server CPU ${r.bare.cpuUsPerRequest.toFixed(1)} µs per request (system ${(r.bare.sysUsPerRequest ?? 0).toFixed(1)})` : ''}`,
       `  start: /healthz answered after ${(r.listeningMs / 1000).toFixed(1)} s, 200 after ${(r.readyMs / 1000).toFixed(1)} s; first answer ${r.firstAnswerMs.toFixed(0)} ms`,
       line(r.start, `first ${r.start.seconds} s after the first answer`),
       line(r.publish, `from the publish to ${r.publish.seconds.toFixed(0)} s later (${(r.switchMs / 1000).toFixed(1)} s to the switch, then ${r.start.seconds} s)`),
