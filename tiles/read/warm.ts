@@ -159,7 +159,7 @@ export class VersionWarmer {
   private async decodeAll(key: string, vs: VersionState, names: readonly string[], switching: boolean, concurrency: number): Promise<WarmReport | null> {
     const t0 = performance.now();
     const reqs = warmRequests(vs, names, Date.now());
-    const fetchAhead = this.fetchAhead(reqs);
+    const fetchAhead = this.fetchAhead(reqs, Math.max(1, concurrency));
     let blocks = 0;
     let bytes = 0;
     let stopped: string | undefined;
@@ -197,21 +197,23 @@ export class VersionWarmer {
   }
 
   /**
-   * For a warm of `reqs`: the decode of block i, called as the warm reaches it. With a fetching decoder (a bucket)
-   * whose `gets` is not 0, that call also starts fetching the blocks up to `gets` past i (what is cached already
-   * is skipped), their GETs at most `gets` at once, in block order; block i's decode uses its bytes fetched so. A
-   * fetch that fails is met when its block's decode comes, in order, as without fetching ahead. Fetches started
-   * for blocks a stopped warm never reaches are left to end unused.
+   * For a warm of `reqs` decoding `lanes` blocks at once: the decode of block i, called as the warm reaches it.
+   * With a fetching decoder (a bucket) whose `gets` is not 0, that call also starts fetching the blocks up to
+   * `gets` × `lanes` past i (what is cached already is skipped), their GETs at most as many at once, in block
+   * order (a start's lanes, with nothing answering yet, each get their share); block i's decode uses its bytes
+   * fetched so. A fetch that fails is met when its block's decode comes, in order, as without fetching ahead.
+   * Fetches started for blocks a stopped warm never reaches are left to end unused.
    */
-  private fetchAhead(reqs: readonly BlockRequest[]): (i: number) => (req: BlockRequest) => Promise<ChunkData> {
+  private fetchAhead(reqs: readonly BlockRequest[], lanes: number): (i: number) => (req: BlockRequest) => Promise<ChunkData> {
     const stages = fetchStages(this.decode);
     if (!stages || stages.gets <= 0) return () => this.decode;
-    // Each block has one GET at least: `gets` blocks ahead are enough to keep `gets` GETs in flight.
-    const limit = limiter(stages.gets);
+    // Each block has one GET at least: as many blocks ahead as GETs are enough to keep them in flight.
+    const gets = stages.gets * lanes;
+    const limit = limiter(gets);
     const fetched = new Map<number, Promise<BlockRequest>>();
     let end = 0;
     return (i) => {
-      for (const to = Math.min(reqs.length, i + 1 + stages.gets); end < to; end++) {
+      for (const to = Math.min(reqs.length, i + 1 + gets); end < to; end++) {
         if (this.cache.has(reqs[end]!.id)) continue;
         const p = stages.fetch(reqs[end]!, limit);
         p.catch(() => undefined); // its error is met by its decode

@@ -10,6 +10,7 @@
  * Values are the constants each version was written with.
  */
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RegularLatLonGrid } from '../../../geo/grid.js';
 import { withCatalogue } from '../../../ingest/products/catalogue-input.js';
@@ -66,7 +67,10 @@ async function warmBucket(warmGets: number) {
     cacheBytes: 64 << 20, manifestCheckMs: 0, warm: () => NAMES, onWarm: (r) => reports.push(r),
   });
   await tiles.readyAll();
+  proxy.resetCounts();
   await tiles.warmLive(['nwp']);
+  // A start decodes on every thread (one per core), fetching as many GETs ahead for each.
+  expect(proxy.maxGetsInFlight).toBeLessThanOrEqual(Math.max(warmGets, 2) * availableParallelism());
   return { writer, a, reports, tiles };
 }
 
