@@ -1,12 +1,13 @@
 /**
- * `meteopunto ingest <product> <file>... [--model <m>] [--run <ISO>] [--note <text>] [--allow <check>]... [--json] [--quiet]`
+ * `meteopunto ingest <product> <file>... [--model <m>] [--run <ISO>] [--note <text>] [--allow <check>]... [--allow-older-run] [--json] [--quiet]`
  *
  * Runs one ingest inline (no Redis, no queue) into $METEOPUNTO_DATA and
  * prints what it published: version, variables, time range, grid, and the
  * fields it left out with the reason. Exit codes: 0 published, 1 the files
  * could not be ingested (ReadError/IngestError, the ingest gate's refusal
  * among them: the reason is printed on one line, the previously published
- * tiles stay live), 2 bad usage.
+ * tiles stay live; a run older than the live one, unless --allow-older-run),
+ * 2 bad usage.
  */
 import { parseArgs } from 'node:util';
 import { dataDir } from '../config/paths.js';
@@ -20,6 +21,7 @@ import { announcePublished, publishedStores } from '../tiles/publish-channel.js'
 import { processEnv } from '../config/process-env.js';
 import { setting } from '../config/environment.js';
 import { CHECK_NAMES, isCheckName } from './gate/check.js';
+import { OlderRunRefused } from '../tiles/write/publish.js';
 
 const USAGE = `usage: meteopunto ingest <product> <file>... [options]
 
@@ -32,6 +34,9 @@ options:
   --note <text>    free text recorded in the manifest
   --allow <check>  let one ingest gate check through for this ingest, recorded in the manifest
                    (repeatable; checks: ${CHECK_NAMES.join(', ')}; see docs/gate.md)
+  --allow-older-run
+                   publish even if the run is older than the live run of the same model (the newer
+                   run is broken); warns naming both runs, recorded in the manifest (docs/operators.md)
   --json           print the result as JSON
   --quiet          no progress on stderr
 
@@ -44,7 +49,7 @@ export async function run(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv, allowPositionals: true, strict: true,
       options: {
-        model: { type: 'string' }, run: { type: 'string' }, note: { type: 'string' }, allow: { type: 'string', multiple: true },
+        model: { type: 'string' }, run: { type: 'string' }, note: { type: 'string' }, allow: { type: 'string', multiple: true }, 'allow-older-run': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -71,6 +76,10 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`meteopunto ingest: --allow ${unknown[0]}: no such gate check (checks: ${CHECK_NAMES.join(', ')})`);
     return 2;
   }
+  if (o['allow-older-run'] && PRODUCTS[product]!.runOrder !== 'forecast') {
+    console.error(`meteopunto ingest: --allow-older-run: ${product}'s versions are not ordered by run, nothing to allow`);
+    return 2;
+  }
   if (o.run !== undefined && !Number.isFinite(Date.parse(o.run))) {
     console.error(`meteopunto ingest: --run must be an ISO 8601 time, got '${o.run}'`);
     return 2;
@@ -85,10 +94,13 @@ export async function run(argv: string[]): Promise<number> {
     const report = await runIngest({
       root, product, files: unzipped.files,
       ...(o.allow ? { allow: o.allow } : {}),
+      ...(o['allow-older-run'] ? { allowOlderRun: true } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
       source: { ...(o.model ? { model: o.model } : {}), ...(o.run ? { run: new Date(o.run).toISOString() } : {}), ...(o.note ? { note: o.note } : {}) },
     });
     progress?.stop();
+    // Loud, and on stderr too, so that it reaches the operator's log even with --json.
+    if (report.olderRunOver) console.error(`meteopunto ingest: WARNING: ${olderRunLine(report.olderRunOver)}`);
     console.log(o.json ? JSON.stringify(report, null, 2) : formatReport(report, root));
     await announce(report);
     return 0;
@@ -97,6 +109,10 @@ export async function run(argv: string[]): Promise<number> {
     if (err instanceof ReadError || err instanceof IngestError) {
       // One line: the reason, then what it means for the live tiles.
       console.error(`meteopunto ingest: ${err.message.replace(/\s*\n\s*/g, ' ')} — nothing was published; the previous tiles (if any) stay live.`);
+      return 1;
+    }
+    if (err instanceof OlderRunRefused) {
+      console.error(`meteopunto ingest: ${err.message}. If the newer run is broken, publish this one anyway with --allow-older-run.`);
       return 1;
     }
     throw err;
@@ -133,8 +149,14 @@ export function formatReport(r: IngestReport, root: string): string {
     for (const [reason, names] of byReason) row('skipped', `${[...new Set(names)].join(', ')}: ${reason}`);
   }
   for (const n of r.notes) row('note', n);
+  if (r.olderRunOver) row('WARNING', olderRunLine(r.olderRunOver));
   for (const o of r.gateOverrides ?? []) row('allowed', `gate check ${o.check}${o.findings.length ? `: ${o.findings.join('; ')}` : ' (it found nothing)'}`);
   return lines.join('\n');
+}
+
+/** The override's effect, naming both runs. */
+function olderRunLine(o: NonNullable<IngestReport['olderRunOver']>): string {
+  return `--allow-older-run: run ${o.run}${o.model ? ` of ${o.model}` : ''} published over the newer run ${o.newerRun} (version ${o.newerVersion}), which is no longer live`;
 }
 
 /** Progress on stderr: a bar on a terminal, one line per stage otherwise. */

@@ -39,6 +39,8 @@ export interface IngestReport extends IngestResult {
   derived?: { product: string; version: string }[];
   /** Ingest gate checks the operator allowed, with what they found (also in the manifest). */
   gateOverrides?: { check: string; findings: string[] }[];
+  /** `allowOlderRun` took effect: this run went live over the newer live run `newerRun` (version `newerVersion`). */
+  olderRunOver?: { run: string; newerRun: string; newerVersion: string; model?: string };
   /** Period products: each year published (its store after the merge with what it held). */
   periods?: { period: string; version: string; from: string; to: string; times: number }[];
 }

@@ -23,6 +23,11 @@ export interface IngestRequest {
   domain?: Domain;
   /** Ingest gate checks to let through for this ingest, by name (ingest/gate/check.ts); recorded in the manifest. */
   allow?: string[];
+  /**
+   * Publish even when the run is older than the live one of the same model (an operator's override: the newer run
+   * is broken); recorded in the manifest's source (tiles/write/publish.ts).
+   */
+  allowOlderRun?: boolean;
   /** Extra provenance for the manifest (model, run). */
   source?: { model?: string; run?: string; sample?: boolean; note?: string };
   /**

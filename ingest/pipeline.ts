@@ -108,6 +108,7 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
     ...(req.source?.sample ? { sample: true } : {}),
     ...(req.source?.note ? { note: req.source.note } : {}),
     ...runOrderSource(product),
+    ...(req.allowOlderRun && product.runOrder === 'forecast' ? { allow_older_run: true as const } : {}),
   };
   const input = toWriterInput(product, stack, source);
   if (product.derivesIndices) {
@@ -144,7 +145,9 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
     published = await writeProductVersion(req.root, input);
   }
   const times = input.times;
+  const over = published.manifest.source.replaced_newer_run;
   return withFollowers(req, {
+    ...(over ? { olderRunOver: { run: published.manifest.source.run!, newerRun: over.run, newerVersion: over.version, ...(model ? { model } : {}) } } : {}),
     product: product.name,
     version: published.version,
     ...(periods ? { periods } : {}),

@@ -119,12 +119,15 @@ export interface Manifest {
    * this version, with what each found (docs/gate.md); `run_order`
    * 'forecast': `run` is a forecast run of `model`, and the switch refuses a
    * version whose run is older than the live one's of the same model
-   * (tiles/write/publish.ts).
+   * (tiles/write/publish.ts), unless an operator set `allow_older_run`: then
+   * `replaced_newer_run` is the live run it went back over, if it did.
    */
   source: {
     files: string[]; model?: string; run?: string; sample?: boolean; note?: string;
     gate_overrides?: { check: string; findings: string[] }[];
     run_order?: 'forecast';
+    allow_older_run?: true;
+    replaced_newer_run?: { run: string; version: string };
   };
   /** Products derived from another one's version (sm100 from nwp): which, and that version's grid spacing ('2.2 km'). */
   derived_from?: { product: string; version: string; resolution?: string };

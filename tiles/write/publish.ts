@@ -92,6 +92,10 @@ export class OlderRunRefused extends Error {
  * version's run of the same model. Another model's run replaces the live one
  * whatever its time (the primary model's late run over its fallback's); the
  * same run may be published again; a version without a run is not ordered.
+ *
+ * An operator's override (source `allow_older_run`, `ingest --allow-older-run`:
+ * the newer run is broken) lets it through: the run it goes back over is
+ * recorded in `next.source.replaced_newer_run`, which the caller reports.
  */
 export function checkRunOrder(where: string, live: Manifest | null, next: Manifest): void {
   const a = live?.source;
@@ -100,6 +104,10 @@ export function checkRunOrder(where: string, live: Manifest | null, next: Manife
   const liveMs = Date.parse(a.run);
   const nextMs = Date.parse(b.run);
   if (Number.isFinite(liveMs) && Number.isFinite(nextMs) && nextMs < liveMs) {
+    if (b.allow_older_run) {
+      b.replaced_newer_run = { run: a.run, version: live!.version };
+      return;
+    }
     throw new OlderRunRefused(`${where}: run ${b.run}${b.model ? ` of ${b.model}` : ''} is older than the live run ${a.run} (${live!.version}); ${next.version} not published, the newer run stays live`);
   }
 }
