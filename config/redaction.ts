@@ -56,8 +56,26 @@ const KEY_SHAPE = new RegExp(`^${KEY_TAG}([0-9A-Za-z]{${KEY_PREFIX_LENGTH}})`, '
 /** A key-shaped token: the tag in any case, the prefix, then at least one more key-like character. */
 const KEY_IN_TEXT = new RegExp(`${KEY_TAG}([0-9A-Za-z]{${KEY_PREFIX_LENGTH}})[0-9A-Za-z%_-]+`, 'gi');
 
+/**
+ * isSecretName's answers by name: a server log line asks it for each of its
+ * JSON properties (`"hostname"`, `"reqId"`, `"msg"`, ...), which are few, on
+ * every line. Bounded, since names also come from the URLs clients send.
+ */
+const secretNameMemo = new Map<string, boolean>();
+const SECRET_NAME_MEMO_SIZE = 1024;
+
 /** Whether a parameter, cookie or property name says its value is a secret. */
 export function isSecretName(raw: string): boolean {
+  let answer = secretNameMemo.get(raw);
+  if (answer === undefined) {
+    answer = judgeName(raw);
+    if (secretNameMemo.size >= SECRET_NAME_MEMO_SIZE) secretNameMemo.clear();
+    secretNameMemo.set(raw, answer);
+  }
+  return answer;
+}
+
+function judgeName(raw: string): boolean {
   let name = raw;
   try {
     name = decodeURIComponent(raw);
@@ -184,12 +202,15 @@ function formsOfAll(secrets: readonly string[]): string[] {
 export function redactSecrets(text: string, secrets: readonly string[] = []): string {
   // Only a line with an escape, an '@' or credentials can hide a secret the rules below do not cut where it stands.
   const found = MAY_HIDE.test(text) ? secretsFound(text) : [];
-  let s = redactParameters(decodeUnreserved(text));
+  let s = decodeUnreserved(text);
+  // Each rule is skipped where the character its every match needs is absent: the same result, without the
+  // regular expression's scan of the line (most server log lines have no '=' and no '@').
+  if (s.includes('=')) s = redactParameters(s);
   s = s
     .replace(JSON_PROPERTY, (m: string, name: string, colon: string, value: string) => (value !== '' && value !== REDACTED && isSecretName(name) ? `"${name}"${colon}"${replacement(value)}"` : m))
-    .replace(AUTH_SCHEME, `$1$2${REDACTED}`)
-    .replace(URL_PASSWORD, `$1:${REDACTED}@`)
-    .replace(KEY_IN_TEXT, (_m: string, prefix: string) => `${KEY_TAG}${prefix}…`);
+    .replace(AUTH_SCHEME, `$1$2${REDACTED}`);
+  if (s.includes('@')) s = s.replace(URL_PASSWORD, `$1:${REDACTED}@`);
+  s = s.replace(KEY_IN_TEXT, (_m: string, prefix: string) => `${KEY_TAG}${prefix}…`);
   for (const form of [...formsOfAll(secrets), ...found.flatMap(formsOf)]) {
     if (s.includes(form)) s = s.split(form).join(REDACTED);
   }

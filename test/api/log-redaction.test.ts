@@ -12,7 +12,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
-import { redactSecrets, secretValues } from '../../config/redaction.js';
+import { isSecretName, redactSecrets, secretValues } from '../../config/redaction.js';
 import { redactingSerializers } from '../../api/log-redaction.js';
 import { leaksOf } from '../support/secret-leaks.js';
 import { HOUR_MS, T0_MS, tempDataDir, writeDem, writeMainNwp, TEST_KEY, installTestKey, testAccess } from './tile-fixture.js';
@@ -172,6 +172,16 @@ describe('the redaction rule', () => {
         expect(leaksOf(out, password), `${line} → ${out}`).toEqual([]);
       }
     }
+  });
+
+  it('judges a name the same after thousands of other names (the answers are remembered, within a bound)', () => {
+    const judged = () => ['api_key', 'X-API-Key', 'mp_admin', 'pass%77ord', 'reqId', 'hostname', 'msg', 'lat'].map(isSecretName);
+    const expected = [true, true, true, true, false, false, false, false];
+    expect(judged()).toEqual(expected);
+    // Names a client may invent in its query strings, many more than the memo holds; every second one secret-named.
+    for (let i = 0; i < 5000; i++) expect(isSecretName(i % 2 ? `p${i}_token` : `p${i}`)).toBe(i % 2 === 1);
+    expect(judged()).toEqual(expected);
+    expect(redactSecrets('{"reqId":"req-1","my_token":"abcdefgh12345","msg":"x"}')).toBe('{"reqId":"req-1","my_token":"[redacted]","msg":"x"}');
   });
 
   it('removes the secret values of the environment wherever they appear, raw or percent-encoded', () => {
