@@ -101,14 +101,18 @@ export async function runIngest(req: IngestRequest): Promise<IngestReport> {
 
   // write + publish (atomic: the writer renames the manifest last)
   const newestRun = selection.fields.reduce((m, f) => Math.max(m, f.referenceTime.getTime()), -Infinity);
+  // Files of a forecast product that are no run (cams: EAC4) record no run and are not ordered by one.
+  const notARun = product.runOrder === 'forecast' ? (product.notARun?.(selection.fields) ?? null) : null;
+  if (notARun) notes.push(notARun.note);
+  const recordedModel = model ?? notARun?.model;
   const source = {
     files: names,
-    ...(model ? { model } : {}),
-    ...(req.source?.run ? { run: req.source.run } : Number.isFinite(newestRun) ? { run: new Date(newestRun).toISOString() } : {}),
+    ...(recordedModel ? { model: recordedModel } : {}),
+    ...(req.source?.run ? { run: req.source.run } : Number.isFinite(newestRun) && !notARun ? { run: new Date(newestRun).toISOString() } : {}),
     ...(req.source?.sample ? { sample: true } : {}),
     ...(req.source?.note ? { note: req.source.note } : {}),
-    ...runOrderSource(product),
-    ...(req.allowOlderRun && product.runOrder === 'forecast' ? { allow_older_run: true as const } : {}),
+    ...(notARun ? {} : runOrderSource(product)),
+    ...(req.allowOlderRun && product.runOrder === 'forecast' && !notARun ? { allow_older_run: true as const } : {}),
   };
   const input = toWriterInput(product, stack, source);
   if (product.derivesIndices) {

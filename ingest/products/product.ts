@@ -77,6 +77,13 @@ export interface Product {
    */
   readonly runOrder: RunOrder;
   /**
+   * A `forecast` product's files that are no forecast run (cams: the EAC4
+   * reanalysis), told from the fields mapped: the model recorded when the
+   * operator names none, and a note; that version records no run and is not
+   * ordered by run. Null: one forecast run.
+   */
+  notARun?(fields: readonly FieldTimes[]): { model: string; note: string } | null;
+  /**
    * The derived indices (UTCI, WBGT, UV, frost, ET0: ingest/indices/) are
    * computed on the grid at ingest and stored beside the product's variables,
    * so that readers only interpolate them.
@@ -110,6 +117,13 @@ export interface Product {
   readonly follows?: { product: string; derive(root: string, signal?: AbortSignal): Promise<FollowOutcome> };
   /** A product whose input is not a set of fields mapped to its variables (sm100: a DEM) runs its own ingest. */
   readonly ingest?: (req: IngestRequest) => Promise<IngestReport>;
+}
+
+/** What Product.notARun reads of each mapped field (ingest/mapping/map-fields.ts, CanonicalField): its source name and times. */
+export interface FieldTimes {
+  source: string;
+  referenceTime: Date;
+  validTime: Date;
 }
 
 /** How the versions of a product are ordered by their run (Product.runOrder). */

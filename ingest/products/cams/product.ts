@@ -14,6 +14,7 @@ import { IngestError } from '../../ingest-types.js';
 import type { Product, VariableStack } from '../product.js';
 import { bridgeTimeGaps } from './time-gaps.js';
 import { CAMS_VARIABLES } from './variables.js';
+import { recogniseEac4 } from './eac4.js';
 
 export const camsProduct: Product = {
   name: 'cams',
@@ -21,6 +22,7 @@ export const camsProduct: Product = {
   static: false,
   layout: 'forecast',
   runOrder: 'forecast',
+  notARun: recogniseEac4,
   feeds: ['cams'],
   priority: 10,
   variables: CAMS_VARIABLES,
