@@ -46,6 +46,7 @@ import { sourceSeries, type SourceSeries } from '../../gate/source-series.js';
 import { emptyTallies, tallyPart } from '../../gate/value-tallies.js';
 import type { Product } from '../product.js';
 import { completeMerged, FIRST_YEAR, splitByYear } from './years.js';
+import { seamDrop } from './seam.js';
 import { closeStagedYear, metaKey, openStagedYear, YearPublished, type StagedYear } from './staged-year.js';
 
 /** The files do not split the series cleanly: the whole-year path must run (nothing was published). */
@@ -243,7 +244,14 @@ class StreamedRun {
     const early = [...parts.keys()].filter((y) => y < FIRST_YEAR);
     // The whole-year path says why (its gate first, then ./years.ts).
     if (early.length > 0) throw new NotStreamable(`years before ${FIRST_YEAR}`);
+    const inputMs = input.times.map((t) => t.getTime());
     for (const [y, part] of parts) {
+      // Another source's year next to this one: its steps across the boundary are dropped there (./seam.ts).
+      const seam = this.years.has(y) ? null : await seamDrop(this.req.root, product.name, y, part, this.opts.model ?? '', inputMs);
+      if (seam) {
+        this.notes.add(seam);
+        continue;
+      }
       this.opts.progress('derive', 0.65 * ((this.req.files.indexOf(file) + 0.5) / this.req.files.length), `deriving ${product.name}/${y}`);
       await this.stagePart(y, part);
       if (!part.times.every(isNewYear)) this.fullYears.add(y);

@@ -22,6 +22,7 @@ import { HISTORY_START_YEAR } from '../../../tiles/history-start.js';
 import { IngestError } from '../../ingest-types.js';
 import { deriveIndices } from '../../indices/derive-indices.js';
 import type { Product } from '../product.js';
+import { isSeamOnly, seamDrop, seamReplacedNote } from './seam.js';
 
 /** Earliest year the service answers from reanalysis (docs/history.md). */
 export const FIRST_YEAR = HISTORY_START_YEAR;
@@ -73,11 +74,15 @@ export async function mergeWithPublished(root: string, product: Product, year: P
   const prev = await openLiveVersion(root, key);
   if (!prev) return null;
   const m = prev.manifest;
+  const oldModel = m.source.model ?? '';
+  const newModel = year.source.model ?? '';
+  // Published from another source's steps across the boundary alone (./seam.ts): the year's own files replace them.
+  if ((!sameGrid(m.grid, year.grid) || oldModel !== newModel) && isSeamOnly(Number(year.meta!.period), [...prev.state.timesMs])) {
+    return seamReplacedNote(key, oldModel, [...prev.state.timesMs], newModel);
+  }
   if (!sameGrid(m.grid, year.grid)) {
     throw new IngestError(`${key} is published on another grid (${describeGrid(m.grid)}; these files: ${describeGrid(year.grid)}): one year holds one grid`);
   }
-  const oldModel = m.source.model ?? '';
-  const newModel = year.source.model ?? '';
   if (oldModel !== newModel) throw new IngestError(`${key} holds ${oldModel || 'an unnamed source'}, these files ${newModel || 'an unnamed source'}: one year holds one source`);
 
   const oldTimes = [...prev.state.timesMs];
@@ -152,6 +157,7 @@ export async function publishYears(
   opts: { signal?: AbortSignal; onYear?: (year: number, k: number, n: number) => void } = {},
 ): Promise<{ results: PublishResult[]; notes: string[] }> {
   const years = splitByYear(input);
+  const inputMs = input.times.map((t) => t.getTime());
   const early = [...years.keys()].filter((y) => y < FIRST_YEAR);
   if (early.length > 0) throw new IngestError(`${product.name}: times before ${FIRST_YEAR} are not served (years ${early.join(', ')})`);
   const results: PublishResult[] = [];
@@ -164,6 +170,12 @@ export async function publishYears(
     mkdirSync(dir, { recursive: true });
     const release = await lockfile.lock(dir, { retries: { retries: 600, minTimeout: 200, maxTimeout: 2000 }, stale: 60_000, realpath: false });
     try {
+      // Steps another source brings across the boundary into a year it does not hold: dropped there, with a warning.
+      const seam = await seamDrop(root, product.name, y, year, year.source.model ?? '', inputMs);
+      if (seam) {
+        notes.push(seam);
+        continue;
+      }
       const note = await mergeWithPublished(root, product, year);
       if (note) notes.push(note);
       notes.push(...completeMerged(product, year));
