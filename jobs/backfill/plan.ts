@@ -10,6 +10,7 @@
  */
 import { manifestKey } from '../../tiles/manifest-file.js';
 import { tileStorage } from '../../tiles/storage/open.js';
+import { isSeamOnly } from '../../ingest/products/reanalysis/seam.js';
 import type { JobsConfig } from '../config.js';
 import { JobsConfigError } from '../config.js';
 import { configuredIngestJob, ingestJobId } from '../ingest-job.js';
@@ -30,9 +31,16 @@ export function backfillJobId(year: number): string {
   return ingestJobId(BACKFILL_PRODUCT, String(year));
 }
 
-/** Whether the year's store has a manifest in the root's tile storage (a directory or a bucket). */
+/**
+ * Whether the year's store has a manifest in the root's tile storage (a directory or a bucket), other
+ * than one published from the steps the next year's source brings across the boundary alone (the
+ * 1939/1940 seam, ingest/products/reanalysis/seam.ts): the year's own files are still to come.
+ */
 export async function isYearPublished(root: string, year: number): Promise<boolean> {
-  return (await tileStorage(root).head(manifestKey(`${BACKFILL_PRODUCT}/${year}`))) !== null;
+  const bytes = await tileStorage(root).get(manifestKey(`${BACKFILL_PRODUCT}/${year}`));
+  if (bytes === null) return false;
+  const times = (JSON.parse(new TextDecoder().decode(bytes)) as { times?: string[] }).times ?? [];
+  return !isSeamOnly(year, times.map((t) => Date.parse(t)));
 }
 
 /** The job of one year from the configured source's URL templates (`{yyyy}` = the year). */

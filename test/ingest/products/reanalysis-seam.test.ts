@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CfNetcdfWriter } from '../../../ingest/sample/netcdf-writer.js';
 import { VARS } from '../../../bench/era5-year.js';
+import { isYearPublished } from '../../../jobs/backfill/plan.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..', '..');
 const FIXTURES = join(REPO, 'test', 'api', 'history', 'fixtures');
@@ -105,8 +106,12 @@ describe('reanalysis: the 1939/1940 seam between 20CRv3 and ERA5', () => {
     const b = await cli(root, era5);
     expect(b.code, b.err).toBe(0);
     staged(b.err);
+    // 1939 holds ERA5's two steps alone: the backfill does not count it as published (its 20CRv3 job is not skipped).
+    expect(manifest(root, 1939).times).toEqual(['1939-12-31T23:00:00.000Z', '1940-01-01T00:00:00.000Z']);
+    expect([await isYearPublished(root, 1939), await isYearPublished(root, 1940)]).toEqual([false, true]);
     const a = await cli(root, psl);
     expect(a.code, a.err).toBe(0);
+    expect(await isYearPublished(root, 1939)).toBe(true);
     const seam = [...b.out.split('\n'), ...a.out.split('\n')].filter((l) => /across the year boundary/.test(l));
     expect(seam).toHaveLength(1);
     expect(seam[0]).toMatch(/1939-12-31T23:00:00\.000Z, 1940-01-01T00:00:00\.000Z/);
