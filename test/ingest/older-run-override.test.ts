@@ -1,6 +1,6 @@
 /**
  * `meteopunto ingest --allow-older-run` through the built CLI (dist/cli/main.js as a child process) on the real
- * IFS HRES GRIB of /work/shared/data (SOURCES.md: run 2021-08-01 12Z +3 h), published as run 12Z, then as run
+ * IFS HRES GRIB of ../shared/data (SOURCES.md: run 2021-08-01 12Z +3 h), published as run 12Z, then as run
  * 06Z: refused without the flag (exit 1, naming the flag, the 12Z version still live); with it, published, a
  * warning naming both runs on stderr, and the manifest's source recording the override and the run it went
  * back over. A product whose versions are not ordered by run refuses the flag as bad usage.

@@ -1,7 +1,7 @@
 /**
  * cams is ordered by run (a later forecast supersedes an earlier one), but
  * the CAMS global reanalysis (EAC4) is no run: through the CLI (dist/), the
- * real EAC4 file of /work/shared/data (SOURCES.md: CAMS global names, 3-hourly
+ * real EAC4 file of ../shared/data (SOURCES.md: CAMS global names, 3-hourly
  * 2020, each time its own analysis) published after a version ordered by run
  * (the real CAMS Europe analyses of Jaén, `…_conc` names, newest time
  * 2024-12-31 15Z) is recognised without `--model`: published, recorded as
