@@ -54,16 +54,12 @@ declare module 'fastify' {
 
 const UNAVAILABLE_RETRY_S = 5;
 
-/** Key prefixes whose flood id is kept (all are dropped past it). */
-const FLOOD_IDS_KEPT = 10_000;
-
 const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, opts) => {
   const services = opts.services ?? (await createAccessServices({ env: opts.env, config: opts.config, log: opts.log ?? fastify.log, cacheKeys: true }));
   if (!opts.services) fastify.addHook('onClose', async () => services.close());
   fastify.log.info(services.startupMessage);
   for (const notice of services.notices) fastify.log.warn(notice);
   const { keys, quota, flood } = services;
-  const floodIds = new Map<string, string>();
 
   fastify.decorateRequest('accessState', null);
   fastify.decorateRequest('access', null);
@@ -121,12 +117,7 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
 
   /** A valid key: `request.access` set; a widget key refused off widget.php or off its origins. */
   const admit = (request: FastifyRequest, state: AccessState, record: KeyRecord): void => {
-    let floodId = floodIds.get(record.prefix);
-    if (floodId === undefined) {
-      if (floodIds.size >= FLOOD_IDS_KEPT) floodIds.clear();
-      floodIds.set(record.prefix, (floodId = `key:${record.prefix}`));
-    }
-    state.floodId = floodId;
+    state.floodId = `key:${record.prefix}`;
     request.access = { keyId: record.prefix, prefix: record.prefix, plan: record.plan, kind: record.kind, name: record.name };
     if (record.origins && record.origins.length > 0) request.access.origins = record.origins;
     if (record.kind === 'widget' && state.endpoint !== 'widget') {
