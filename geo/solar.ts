@@ -49,18 +49,6 @@ export function solarPosition(time: Date, lat: number, lon: number): SolarPositi
   return solarGeometry(time, lat, lon);
 }
 
-// The last two results, by instant and place: a weather answer asks the Sun at its valid time (the
-// condition's day or night, the clear-sky UV index) and at the middle of the radiation step (WBGT, the
-// UV cloud factor), each more than once; the results are read-only, so callers may share them.
-let ms0 = NaN;
-let lat0 = NaN;
-let lon0 = NaN;
-let last0: SolarGeometry | null = null;
-let ms1 = NaN;
-let lat1 = NaN;
-let lon1 = NaN;
-let last1: SolarGeometry | null = null;
-
 /**
  * Full solar geometry (see module comment for the method).
  *
@@ -78,19 +66,42 @@ let last1: SolarGeometry | null = null;
  * @param lon longitude, degrees east
  */
 export function solarGeometry(time: Date, lat: number, lon: number): SolarGeometry {
-  const ms = time.getTime();
-  if (ms === ms0 && lat === lat0 && lon === lon0) return last0!;
-  if (ms === ms1 && lat === lat1 && lon === lon1) return last1!;
-  const g = computeGeometry(ms, lat, lon);
-  ms1 = ms0;
-  lat1 = lat0;
-  lon1 = lon0;
-  last1 = last0;
-  ms0 = ms;
-  lat0 = lat;
-  lon0 = lon;
-  last0 = g;
-  return g;
+  return computeGeometry(time.getTime(), lat, lon);
+}
+
+/**
+ * The Sun seen from one point, each instant computed once: a weather answer
+ * asks it at its valid time (the condition's day or night, the clear-sky UV
+ * index) and at the middle of the radiation step (WBGT, the UV cloud factor).
+ * One per answer (api/weather/service.ts), passed down to the fields; the
+ * results are read-only, so the fields share them.
+ */
+export class SunAtPoint {
+  private ms0 = NaN;
+  private sun0: SolarGeometry | null = null;
+  private ms1 = NaN;
+  private sun1: SolarGeometry | null = null;
+
+  /** `lat`, `lon`: degrees north / east. */
+  constructor(
+    readonly lat: number,
+    readonly lon: number,
+  ) {}
+
+  /** The solar geometry at `timeMs` (ms since the epoch, UTC); the first two instants asked are kept. */
+  at(timeMs: number): SolarGeometry {
+    if (timeMs === this.ms0) return this.sun0!;
+    if (timeMs === this.ms1) return this.sun1!;
+    const g = computeGeometry(timeMs, this.lat, this.lon);
+    if (this.sun0 === null) {
+      this.ms0 = timeMs;
+      this.sun0 = g;
+    } else if (this.sun1 === null) {
+      this.ms1 = timeMs;
+      this.sun1 = g;
+    }
+    return g;
+  }
 }
 
 function computeGeometry(ms: number, lat: number, lon: number): SolarGeometry {

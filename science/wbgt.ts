@@ -9,7 +9,7 @@
  * convention; it differs from ISO 7243's indoor form (0.7 Tnw + 0.3 Tg) and
  * from CNR-IBE biometeo.js wbgt_shade (0.7 Tnw + 0.3 Ta). See docs/science.md.
  */
-import { solarGeometry } from '../geo/solar.js';
+import { solarGeometry, type SolarGeometry } from '../geo/solar.js';
 import { SOLAR_CONSTANT_LILJEGREN } from './constants.js';
 import { globeSolarTerm, liljegrenAir, solveGlobe, solveWetBulb, wickSolarTerm, wickStartK, type LiljegrenAir } from './wbgt-physics.js';
 
@@ -21,6 +21,8 @@ export interface WbgtInput {
   lat: number;
   /** Longitude, degrees east. */
   lon: number;
+  /** The Sun at time, lat, lon when the caller has it (a weather answer: geo/solar.ts SunAtPoint); else computed. */
+  sun?: SolarGeometry;
   /** Air temperature, °C. */
   temperature: number;
   /** Relative humidity, %. */
@@ -151,7 +153,7 @@ function compute(input: WbgtInput, withPsychrometric: boolean): WbgtDetail {
   if (!finite || windHeight <= 0 || pressure <= 0) {
     return { sun: nanParts(), shade: nanParts(), windSpeed2m: NaN, cosZenith: NaN, directFraction: NaN, solarUsed: NaN };
   }
-  const geo = solarGeometry(input.time, input.lat, input.lon);
+  const geo = input.sun ?? solarGeometry(input.time, input.lat, input.lon);
   const cza = Math.cos((geo.zenith * Math.PI) / 180);
   const { solar, fdir } = solarParameters(Math.max(0, shortwaveRadiation), cza, geo.distanceAu);
   let speed = Math.max(0, windSpeed);

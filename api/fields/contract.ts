@@ -16,6 +16,7 @@
  * from there.
  */
 import type { TSchema } from '@sinclair/typebox';
+import type { SunAtPoint } from '../../geo/solar.js';
 import type { Manifest } from '../../tiles/manifest.js';
 import type { PointSample } from '../../tiles/types.js';
 import type { Plan } from '../access/contract.js';
@@ -86,6 +87,8 @@ export interface BuildContext {
   /** The feed's view, or null when no product answers it here (only for feeds not `required`). */
   feed(name: string): FeedView | null;
   shared: SharedResults;
+  /** The Sun at the request's point, each instant computed once per answer. */
+  sun: SunAtPoint;
   /** The response being built; builders add their fields. */
   out: Record<string, unknown>;
 }

@@ -16,6 +16,7 @@
  * it returns undefined when a chunk is not cached yet, and `observe` loads
  * what is missing and answers through the same code (./tile-sampler.ts).
  */
+import { SunAtPoint } from '../../geo/solar.js';
 import { TileError } from '../../tiles/errors.js';
 import type { PointSample } from '../../tiles/types.js';
 import type { TileStore } from '../../tiles/read/reader.js';
@@ -239,6 +240,7 @@ class RequestBuild implements BuildContext {
   readonly groups: ReadonlySet<FieldGroup>;
   readonly shared: SharedResults = { correction: null, temperatureC: null, dewPointC: null, humidityPct: null, demElevationM: null };
   readonly out: Record<string, unknown> = {};
+  readonly sun: SunAtPoint;
   /** Per feed of the selection: its view, null (no product answers it here) or undefined (not asked yet). */
   private readonly views: (FeedView | null | undefined)[];
 
@@ -248,6 +250,7 @@ class RequestBuild implements BuildContext {
   ) {
     this.q = p.q;
     this.groups = p.groups;
+    this.sun = new SunAtPoint(p.q.lat, p.q.lon);
     this.views = new Array<FeedView | null | undefined>(p.selection.feeds.length).fill(undefined);
   }
 

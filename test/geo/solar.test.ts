@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { solarGeometry, solarPosition, cosSolarZenith, isDaytime } from '../../geo/solar.js';
+import { solarGeometry, solarPosition, cosSolarZenith, isDaytime, SunAtPoint } from '../../geo/solar.js';
 
 describe('solarPosition', () => {
   it('reproduces the NREL SPA worked example (Reda & Andreas 2004, Table A4.1)', () => {
@@ -52,5 +52,28 @@ describe('solarPosition', () => {
       expect(g.distanceAu).toBeGreaterThan(0.983);
       expect(g.distanceAu).toBeLessThan(1.017);
     }
+  });
+});
+
+describe('SunAtPoint: the Sun of one answer', () => {
+  // Rome at a valid time, the middle of its radiation step, and a third instant (not kept).
+  const at = ['2024-06-21T12:00:00Z', '2024-06-21T11:30:00Z', '2024-12-21T07:00:00Z'].map((iso) => Date.parse(iso));
+
+  it('gives for each instant what solarGeometry gives, asked in any order and again', () => {
+    const sun = new SunAtPoint(41.9028, 12.4964);
+    for (const ms of [...at, ...at.slice().reverse(), ...at]) expect(sun.at(ms)).toEqual(solarGeometry(new Date(ms), 41.9028, 12.4964));
+  });
+
+  it('keeps the first two instants: asked again, the same object', () => {
+    const sun = new SunAtPoint(41.9028, 12.4964);
+    const noon = sun.at(at[0]!);
+    const mid = sun.at(at[1]!);
+    sun.at(at[2]!);
+    expect(sun.at(at[0]!)).toBe(noon);
+    expect(sun.at(at[1]!)).toBe(mid);
+    // 12 UTC in June, 50 min after solar noon: a high Sun, never above its noon zenith 41.9 − 23.44 = 18.46°; a December morning, low.
+    expect(noon.zenith).toBeGreaterThan(18.46);
+    expect(noon.zenith).toBeLessThan(25);
+    expect(sun.at(at[2]!).zenith).toBeGreaterThan(80);
   });
 });

@@ -96,6 +96,7 @@ export const baseBuilder = defineBuilder({
       sample: m.source.sample === true,
       now: base.now,
       validTimeMs: ctx.q.timeMs,
+      sun: ctx.sun,
       stepHours: stepHoursAt(base.timesMs, ctx.q.timeMs, m.variables.precipitation?.interval?.seconds),
       pastTempC: plan.trend ? (base.past?.values.temperature_2m ?? null) : null,
       demElevationM: dem?.now.values.elevation ?? null,

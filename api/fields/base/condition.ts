@@ -15,7 +15,7 @@
  * interpolates it linearly) means nothing. Then the code is derived from the model state instead, and only
  * when that is impossible is the fractional code rounded.
  */
-import { solarPosition, weatherCodeFromState, weatherCondition } from '../../../science/index.js';
+import { weatherCodeFromState, weatherCondition, type SolarPosition } from '../../../science/index.js';
 
 /** Distance from an integer beyond which a product code counts as a mix of codes. */
 const MIXED_CODE = 1e-3;
@@ -46,9 +46,9 @@ export interface Condition {
   codeSource: 'product' | 'derived' | null;
 }
 
-/** Whether the Sun is up at a place and time (elevation > −0.833°). */
-export function isDaytime(time: Date, latDeg: number, lonDeg: number): boolean {
-  return 90 - solarPosition(time, latDeg, lonDeg).zenith > SUNRISE_ELEVATION_DEG;
+/** Whether the Sun is up where and when `sun` was taken (elevation > −0.833°). */
+export function isDaytime(sun: SolarPosition): boolean {
+  return 90 - sun.zenith > SUNRISE_ELEVATION_DEG;
 }
 
 /** Whether a product's interpolated code can be used as it is (present and not a mix of neighbours). */

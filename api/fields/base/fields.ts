@@ -5,6 +5,7 @@
  * the warm synchronous path and the cold asynchronous one, and tests can feed
  * it hand-made inputs.
  */
+import type { SunAtPoint } from '../../../geo/solar.js';
 import type { PointSample } from '../../../tiles/types.js';
 import { altitudeCorrection, correctTemperature, type AltitudeCorrection } from './altitude.js';
 import { currentCondition, isDaytime } from './condition.js';
@@ -28,6 +29,8 @@ export interface FreeInputs {
   now: PointSample;
   /** Valid time, ms since the epoch (the instant `now` was sampled at). */
   validTimeMs: number;
+  /** The Sun at the point (day or night at the valid time). */
+  sun: SunAtPoint;
   /** Hours of the model step the precipitation amount covers (../step.ts). */
   stepHours: number;
   /** Grid 2 m temperature 3 h before the valid time, °C; null when outside the data. */
@@ -87,7 +90,7 @@ export function assembleFree(inp: FreeInputs): { fields: FreeFields; basis: Free
       temperatureC: tempC,
       stepHours: inp.stepHours,
     },
-    isDaytime(new Date(inp.validTimeMs), inp.lat, inp.lon),
+    isDaytime(inp.sun.at(inp.validTimeMs)),
   );
 
   const fields: FreeFields = {

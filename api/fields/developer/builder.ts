@@ -50,6 +50,7 @@ export const developerBuilder = defineBuilder({
         time: new Date(ctx.q.timeMs),
         lat: ctx.q.lat,
         lon: ctx.q.lon,
+        sun: ctx.sun,
         stepHours: stepHoursAt(base.timesMs, ctx.q.timeMs),
         temperatureC: sh.temperatureC,
         relativeHumidityPct: sh.humidityPct,

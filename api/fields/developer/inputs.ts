@@ -3,7 +3,8 @@
  * derivations they share: the station pressure at the point's altitude and
  * the Sun's position for the radiation step.
  */
-import { pressureAtElevation, solarPosition, STANDARD_LAPSE_RATE_K_PER_M } from '../../../science/index.js';
+import type { SolarPosition, SunAtPoint } from '../../../geo/solar.js';
+import { pressureAtElevation, STANDARD_LAPSE_RATE_K_PER_M } from '../../../science/index.js';
 
 export interface DeveloperInput {
   /** Valid time of the values (the response's valid_time). */
@@ -11,6 +12,8 @@ export interface DeveloperInput {
   /** Degrees north / east. */
   lat: number;
   lon: number;
+  /** The Sun at the point (api/weather/service.ts: one per answer). */
+  sun: SunAtPoint;
   /**
    * Length of the nwp step ending at `time`, hours: radiation is stored as
    * its mean over that step (see {@link radiationStepHours}). Default 1.
@@ -83,14 +86,14 @@ export function stepHoursOf(inp: DeveloperInput): number {
   return h !== undefined && h > 0 && Number.isFinite(h) ? h : 1;
 }
 
-/** The middle of the radiation step: the instant the radiation-based indices take the Sun at (as the grid). */
-export function radiationMidpoint(inp: DeveloperInput): Date {
-  return new Date(inp.time.getTime() - (stepHoursOf(inp) * 3_600_000) / 2);
+/** The middle of the radiation step, ms: the instant the radiation-based indices take the Sun at (as the grid). */
+export function radiationMidpointMs(inp: DeveloperInput): number {
+  return inp.time.getTime() - (stepHoursOf(inp) * 3_600_000) / 2;
 }
 
-/** Cosine of the solar zenith angle at an instant and the point (unclamped). */
-export function cosZenithAt(time: Date, lat: number, lon: number): number {
-  return Math.cos((solarPosition(time, lat, lon).zenith * Math.PI) / 180);
+/** Cosine of the solar zenith angle of `sun` (unclamped). */
+export function cosZenith(sun: SolarPosition): number {
+  return Math.cos((sun.zenith * Math.PI) / 180);
 }
 
 /**

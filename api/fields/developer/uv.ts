@@ -18,12 +18,14 @@ import {
   uvCategory,
   uvCategoryLabelIt,
   uvIndex,
-  uvIndexClearSky,
+  uvIndexFromCosZenith,
 } from '../../../science/index.js';
 import { roundTo } from '../../weather/precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
-import { cosZenithAt, finite, radiationMidpoint, type DeveloperInput } from './inputs.js';
+import { cosZenith, finite, radiationMidpointMs, type DeveloperInput } from './inputs.js';
 import type { UvIndexBody } from './schema.js';
+
+const DEG = Math.PI / 180;
 
 /** `source` values: stable strings, listed in docs/api.md. */
 export const UV_SOURCES = {
@@ -52,7 +54,8 @@ export function uvIndexField(inp: DeveloperInput): UvIndexBody | null {
   const nwpOzone = finite(inp.values.total_ozone);
   const ozone = nwpOzone ?? finite(inp.camsTotalOzoneDu);
   if (ozone === null) return null;
-  const clear = uvIndexClearSky({ time: inp.time, lat: inp.lat, lon: inp.lon, totalOzone: ozone });
+  // science/uv.ts uvIndexClearSky's formula, with the answer's Sun at the valid time.
+  const clear = uvIndexFromCosZenith(Math.cos(inp.sun.at(inp.time.getTime()).zenith * DEG), ozone);
   const sw = finite(inp.values.shortwave_radiation);
   const cloud = finite(inp.values.cloud_cover);
   let cmf: number;
@@ -66,7 +69,7 @@ export function uvIndexField(inp: DeveloperInput): UvIndexBody | null {
     cmf = cloudModificationFromClearSkyIndex(k);
     source = 'satelliteNrt';
   } else if (sw !== null) {
-    cmf = cloudModificationFromShortwave(sw, cosZenithAt(radiationMidpoint(inp), inp.lat, inp.lon));
+    cmf = cloudModificationFromShortwave(sw, cosZenith(inp.sun.at(radiationMidpointMs(inp))));
     source = 'shortwave';
   } else if (cloud !== null) {
     cmf = cloudModificationFromCloudCover(cloud / 100);

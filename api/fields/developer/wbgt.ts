@@ -10,7 +10,7 @@
 import { wbgt, wbgtRisk, wbgtRiskLabelIt } from '../../../science/index.js';
 import { roundTo } from '../../weather/precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
-import { finite, pointPressureHpa, radiationMidpoint, type DeveloperInput } from './inputs.js';
+import { finite, pointPressureHpa, radiationMidpointMs, type DeveloperInput } from './inputs.js';
 import type { WbgtBody } from './schema.js';
 
 /** NWP wind height, m. */
@@ -24,8 +24,10 @@ export function wbgtField(inp: DeveloperInput): WbgtBody | null {
   const sw = finite(inp.values.shortwave_radiation);
   const p = pointPressureHpa(inp);
   if (t === null || rh === null || wind === null || sw === null || p === null) return null;
+  const midMs = radiationMidpointMs(inp);
   const w = wbgt({
-    time: radiationMidpoint(inp),
+    time: new Date(midMs),
+    sun: inp.sun.at(midMs),
     lat: inp.lat,
     lon: inp.lon,
     temperature: t,

@@ -3,6 +3,7 @@ import { assembleFree } from '../../../../api/fields/base/fields.js';
 import { currentCondition, isDaytime } from '../../../../api/fields/base/condition.js';
 import { temperatureSource } from '../../../../api/fields/base/source.js';
 import { altitudeCorrection } from '../../../../api/fields/base/altitude.js';
+import { solarPosition, SunAtPoint } from '../../../../geo/solar.js';
 
 // Rome (41.9028 N, 12.4964 E), 2024-06-21: sunrise 05:34, sunset 20:48 CEST
 // (timeanddate.com / NOAA Solar Calculator) = 03:34 and 18:48 UTC.
@@ -17,7 +18,7 @@ describe('day or night from the Sun', () => {
     ['2024-06-21T18:40:00Z', true],
     ['2024-06-21T18:58:00Z', false],
   ])('Rome at %s → day %s', (iso, day) => {
-    expect(isDaytime(new Date(iso), ROME.lat, ROME.lon)).toBe(day);
+    expect(isDaytime(solarPosition(new Date(iso), ROME.lat, ROME.lon))).toBe(day);
   });
 });
 
@@ -89,7 +90,7 @@ describe('the derived condition uses the temperature the response reports', () =
     const values = { temperature_2m: 1, elevation: 0, cloud_cover: 100, precipitation: 2, snowfall_fraction: 0, weather_code: null };
     const at = (altM: number) => assembleFree({
       lat: 45, lon: 9, altM, product: 'nwp', resolution: '2.2 km', sample: false,
-      now: { time: '2026-01-10T12:00:00Z', values }, validTimeMs: Date.parse('2026-01-10T12:00:00Z'), stepHours: 1, pastTempC: null, demElevationM: null,
+      now: { time: '2026-01-10T12:00:00Z', values }, validTimeMs: Date.parse('2026-01-10T12:00:00Z'), sun: new SunAtPoint(45, 9), stepHours: 1, pastTempC: null, demElevationM: null,
     }).fields;
     // 1 − 0.0065 × 400 = −1.6 °C: rain that freezes on impact, WMO 4677 66.
     expect(at(400)).toMatchObject({ temperature: -1.6, condition: 'light_freezing_rain' });

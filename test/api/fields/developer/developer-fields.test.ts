@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
+import { SunAtPoint } from '../../../../geo/solar.js';
 import {
   cloudModificationFromCloudCover,
   cloudModificationFromShortwave,
@@ -61,6 +62,7 @@ function input(z: number, over: Partial<DeveloperInput> = {}, values: Record<str
       ...values,
     },
     ...over,
+    sun: new SunAtPoint(LAT, LON),
   };
 }
 
