@@ -15,6 +15,7 @@ import { memoryPlanes, type PlaneSource } from './plane-source.js';
 import { writeFileSynced, fsyncDir, mkdirp, forEachLimit } from './durable-fs.js';
 import { zstdEncode } from '../codecs/zstd.js';
 import { shuffleFilter } from '../codecs/shuffle.js';
+import { EncodeThreads, useEncodeThreads } from './encode-threads.js';
 import { LAND_SEA_MASK, nearestCellVariable } from '../masks.js';
 import { PERIOD_NAME } from '../layout.js';
 import {
@@ -147,7 +148,9 @@ interface ChunkShape {
   steps: number;
 }
 
-async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTimes: number, shape: ChunkShape, name: string, v: VariableInput, planes: PlaneSource): Promise<VariableInfo> {
+async function writeVariable(
+  dir: string, meta: MetaWriter, grid: GridDef, nTimes: number, shape: ChunkShape, name: string, v: VariableInput, planes: PlaneSource, threads: EncodeThreads | null,
+): Promise<VariableInfo> {
   const { edge } = shape;
   const isStatic = v.static === true;
   const packing = packingForRange(planes.range(), v.precision);
@@ -167,16 +170,26 @@ async function writeVariable(dir: string, meta: MetaWriter, grid: GridDef, nTime
 
   const steps = isStatic ? 1 : shape.steps;
   const timeChunks = isStatic ? 1 : Math.ceil(nTimes / steps);
-  // One chunk row at a time (a year's row of 16-cell tiles × 128 steps: 5 chunks of 64 KiB): packed and shuffled
-  // in one pass (./chunk-encode.ts); zstd is synchronous wasm, a few lanes overlap it with the file writes.
-  for (let tc = 0; tc < timeChunks; tc++) {
-    const prefix = isStatic ? '' : `${tc}.`;
-    const chunk = planes.read(tc * steps, steps);
-    for (let cy = 0; cy < chunkCount(grid.ny, edge); cy++) {
-      const row = encodeChunkRow(chunk, { nx: grid.nx, ny: grid.ny, edge, t0: 0, steps, cy }, packing);
-      await forEachLimit(row.map((bytes, cx) => [bytes, cx] as const), 4, async ([bytes, cx]) => {
-        await writeFileSynced(join(dir, name, `${prefix}${cy}.${cx}`), await zstdEncode(bytes));
+  if (threads && !isStatic) {
+    // The same bytes, packed and compressed on threads (./encode-threads.ts) while this thread writes the files.
+    const ncx = chunkCount(grid.nx, edge);
+    await threads.encodeVariable(planes, timeChunks, { nx: grid.nx, ny: grid.ny, edge, steps }, packing, async (tc, { bytes, ends }) => {
+      await forEachLimit(ends.map((end, k) => [k, end] as const), 4, async ([k, end]) => {
+        await writeFileSynced(join(dir, name, `${tc}.${Math.floor(k / ncx)}.${k % ncx}`), bytes.subarray(k === 0 ? 0 : ends[k - 1]!, end));
       });
+    });
+  } else {
+    // One chunk row at a time (a year's row of 16-cell tiles × 128 steps: 5 chunks of 64 KiB): packed and shuffled
+    // in one pass (./chunk-encode.ts); zstd is synchronous wasm, a few lanes overlap it with the file writes.
+    for (let tc = 0; tc < timeChunks; tc++) {
+      const prefix = isStatic ? '' : `${tc}.`;
+      const chunk = planes.read(tc * steps, steps);
+      for (let cy = 0; cy < chunkCount(grid.ny, edge); cy++) {
+        const row = encodeChunkRow(chunk, { nx: grid.nx, ny: grid.ny, edge, t0: 0, steps, cy }, packing);
+        await forEachLimit(row.map((bytes, cx) => [bytes, cx] as const), 4, async ([bytes, cx]) => {
+          await writeFileSynced(join(dir, name, `${prefix}${cy}.${cx}`), await zstdEncode(bytes));
+        });
+      }
     }
   }
   await fsyncDir(join(dir, name));
@@ -212,8 +225,13 @@ export async function writeZarrStore(dir: string, input: ProductVersionInput, gl
   await meta.put('.zattrs', globalAttrs);
   await writeCoordinates(dir, meta, input);
   const variables: Record<string, VariableInfo> = {};
-  for (const [name, v] of Object.entries(input.variables)) {
-    variables[name] = await writeVariable(dir, meta, input.grid, nTimes, shape, name, v, sources[name] ?? memoryPlanes(v.values));
+  const threads = useEncodeThreads(Math.ceil(nTimes / shape.steps)) ? new EncodeThreads() : null;
+  try {
+    for (const [name, v] of Object.entries(input.variables)) {
+      variables[name] = await writeVariable(dir, meta, input.grid, nTimes, shape, name, v, sources[name] ?? memoryPlanes(v.values), threads);
+    }
+  } finally {
+    await threads?.close();
   }
   // Consolidated metadata (zarr.consolidate_metadata format 1): one read opens the whole store.
   await writeFileSynced(join(dir, '.zmetadata'), asciiJson({ metadata: meta.docs, zarr_consolidated_format: 1 }));
