@@ -1,14 +1,15 @@
 /**
  * Reading one cache block from disk: the chunk files of its variables,
- * decoded (./chunk-file.ts) and interleaved (./block.ts), or planar
+ * decoded (./chunk-file.ts) and interleaved (./block.ts) in one pass, or planar
  * (./planar-block.ts). Runs on the event loop or in a decode thread
  * (./decode-pool.ts); the work is the same.
  * A *bridge* block (a time bracket across two time chunks,
  * ./neighbour-blocks.ts) holds the last step of each member's chunk and the
  * first step of the next one.
  */
-import { interleave, type BlockRequest } from './block.js';
-import { decodeChunk, fetchChunk, readChunk, type ChunkData, type ChunkFile } from './chunk-file.js';
+import { interleaveInto, type BlockRequest } from './block.js';
+import { fetchChunk, inflateChunkSync, readChunkFileSync, type ChunkData, type ChunkFile } from './chunk-file.js';
+import { zstdReady } from '../codecs/zstd.js';
 import type { TileStorage } from '../storage/types.js';
 import { readPlanarBlock } from './planar-block.js';
 
@@ -51,21 +52,36 @@ export function fetchStages(decode: (req: BlockRequest) => Promise<ChunkData>): 
 
 export async function readBlock(req: BlockRequest): Promise<ChunkData> {
   if (req.planar) return readPlanarBlock(req);
+  await zstdReady();
+  // From here on synchronous: the chunk files share one read buffer (./chunk-file.ts readChunkFileSync).
+  return readInterleavedBlockSync(req);
+}
+
+/**
+ * Each member's chunk read, decompressed and written into the block at once ({@link interleaveInto}), before the
+ * next is read: a local file is read synchronously into the reused buffer, as the planar blocks' are
+ * (./planar-block.ts). readFile's thread-pool round trips and buffer of its own cost 2.0 of the 5.1 ms of CPU per
+ * nwp block a warm decodes (docs/benchmarks-journal.md, "Publish window").
+ */
+function readInterleavedBlockSync(req: BlockRequest): ChunkData {
+  const size = req.int16 ? 2 : 4;
   const chunkSteps = req.chunkSteps ?? req.steps;
-  const length = chunkSteps * req.plane;
-  const read = (files: ChunkFile[], data: Uint8Array[] | undefined) =>
-    Promise.all(files.map((f, k) => (data ? decodeChunk(f, data[k]!, req.int16, length) : readChunk(f, req.int16, length))));
-  let chunks = await read(req.files, req.data);
+  const chunkBytes = chunkSteps * req.plane * size;
+  const members = req.files.length;
+  const buffer = new ArrayBuffer(members * req.steps * req.plane * size);
+  const out = req.int16 ? new Uint16Array(buffer) : new Uint32Array(buffer);
+  // Member m's steps first … first + n − 1 to block steps t0 … t0 + n − 1.
+  const put = (f: ChunkFile, fetched: Uint8Array | undefined, m: number, first: number, n: number, t0: number) => {
+    const stored = fetched ?? (f.file !== null ? readChunkFileSync(f.file) : null);
+    if (!stored) throw new Error(`${f.key}: no storage to read the chunk from`);
+    interleaveInto(inflateChunkSync(f, stored, chunkBytes), f.shuffle, size, first, n, req.plane, out, members, m, req.steps, t0);
+  };
   if (req.next) {
-    const next = await read(req.next, req.nextData);
-    const p = req.plane;
-    chunks = chunks.map((c, m) => {
-      const two = req.int16 ? new Int16Array(2 * p) : new Float32Array(2 * p);
-      two.set(c.subarray((chunkSteps - 1) * p, chunkSteps * p), 0);
-      two.set(next[m]!.subarray(0, p), p);
-      return two;
-    });
+    // A bridge: the last step of each member's chunk, then the first of the next chunk.
+    req.files.forEach((f, m) => put(f, req.data?.[m], m, chunkSteps - 1, 1, 0));
+    req.next.forEach((f, m) => put(f, req.nextData?.[m], m, 0, 1, 1));
+  } else {
+    req.files.forEach((f, m) => put(f, req.data?.[m], m, 0, req.steps, 0));
   }
-  // A lone static chunk is already in block layout ([cell][1][1]).
-  return chunks.length === 1 && req.steps === 1 ? chunks[0]! : interleave(chunks, req.steps, req.plane, req.int16);
+  return req.int16 ? new Int16Array(buffer) : new Float32Array(buffer);
 }

@@ -38,11 +38,12 @@ let slot = new Uint8Array(1 << 18);
 
 /**
  * The stored bytes of local chunk file `path`, read synchronously into a buffer reused by the next call: valid
- * until then, so decode them before anything else runs. For the planar blocks of period stores
- * (./planar-block.ts), which decode on the calling thread right after: a page-cached chunk file of a few KiB
+ * until then, so decode them before anything else runs. For the blocks of the point reader (./planar-block.ts,
+ * ./block-read.ts), which decode on the calling thread right after: a page-cached chunk file of a few KiB
  * reads in tens of µs, where readFile's four thread-pool round trips and a buffer of its own each cost a `time=`
  * miss more (about 0.7 ms of CPU per request and a third of the collector's mark-compacts, measured in
- * docs/benchmarks-journal.md). A missing file throws with code ENOENT as fetchChunk rejects.
+ * docs/benchmarks-journal.md; a warm's nwp block 0.13 against 2.0 ms). A missing file throws with code ENOENT as
+ * fetchChunk rejects.
  */
 export function readChunkFileSync(path: string): Uint8Array {
   const fd = openSync(path, 'r');

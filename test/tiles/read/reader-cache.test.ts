@@ -9,7 +9,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeProductVersion } from '../../../tiles/write/writer.js';
 import { TileStore } from '../../../tiles/read/reader.js';
-import { interleave } from '../../../tiles/read/block.js';
+import { interleaveInto } from '../../../tiles/read/block.js';
+import { shuffle } from '../../../tiles/codecs/shuffle.js';
 import { REGULAR, T0, HOUR, hourlyTimes, analytic, input, constantInput } from '../fields.js';
 import { tempRoot } from '../temp-root.js';
 import { mulberry32 } from '../../../bench/prng.js';
@@ -34,12 +35,31 @@ const TOLERANCE: Record<keyof typeof FIELDS, number> = {
 };
 const NAMES = Object.keys(FIELDS) as (keyof typeof FIELDS)[];
 
-describe('interleave', () => {
-  it('lays out [time][cell] chunks as [cell][time][member]', () => {
-    // Two members, 2 steps × 3 cells: member m, step t, cell c holds 100m + 10t + c.
-    const a = Int16Array.from([0, 1, 2, 10, 11, 12]);
-    const b = Int16Array.from([100, 101, 102, 110, 111, 112]);
-    expect(Array.from(interleave([a, b], 2, 3, true))).toEqual([0, 100, 10, 110, 1, 101, 11, 111, 2, 102, 12, 112]);
+describe('interleaveInto', () => {
+  // Two members, 2 steps × 3 cells: member m, step t, cell c holds 100m + 10t + c (−1 − that for member 1's second
+  // step, so that the high bytes are not all zero).
+  const a = Int16Array.from([0, 1, 2, 10, 11, 12]);
+  const b = Int16Array.from([100, 101, 102, -111, -112, -113]);
+  const expected = [0, 100, 10, -111, 1, 101, 11, -112, 2, 102, 12, -113];
+  const bytes = (x: Int16Array) => new Uint8Array(x.buffer.slice(0));
+
+  it.each([
+    ['as stored without a filter', 0, bytes],
+    ['byte-shuffled', 2, (x: Int16Array) => shuffle(bytes(x), 2)],
+  ])('lays out [time][cell] chunks %s as [cell][time][member]', (_what, filter, stored) => {
+    const out = new Int16Array(12);
+    const view = new Uint16Array(out.buffer);
+    interleaveInto(stored(a), filter, 2, 0, 2, 3, view, 2, 0, 2, 0);
+    interleaveInto(stored(b), filter, 2, 0, 2, 3, view, 2, 1, 2, 0);
+    expect(Array.from(out)).toEqual(expected);
+  });
+
+  it('puts a bridge together: the last step of one chunk, then the first of the next', () => {
+    const out = new Int16Array(6);
+    const view = new Uint16Array(out.buffer);
+    interleaveInto(shuffle(bytes(a), 2), 2, 2, 1, 1, 3, view, 1, 0, 2, 0);
+    interleaveInto(shuffle(bytes(b), 2), 2, 2, 0, 1, 3, view, 1, 0, 2, 1);
+    expect(Array.from(out)).toEqual([10, 100, 11, 101, 12, 102]);
   });
 });
 
