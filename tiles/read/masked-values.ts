@@ -23,9 +23,9 @@ const INPUTS: MaskInputs = {
 };
 const NONE: MaskChoice = { mode: 'none' };
 
-/** The masked variables of `list` written into `values`; returns the distance per kind used. */
+/** The masked variables of `list` written into `values` (in list order); returns the distance per kind used. */
 export function applyMasks(
-  vs: VersionState, list: VariableList, pt: PointMemo, w: number, raw: Float64Array, values: Record<string, number | null>,
+  vs: VersionState, list: VariableList, pt: PointMemo, w: number, raw: Float64Array, values: (number | null)[],
 ): NonNullable<PointSample['distanceKm']> {
   const out: NonNullable<PointSample['distanceKm']> = {};
   if ((list.masks & (1 << MASK_SEA)) !== 0) out.sea = applyKind(MASK_SEA, 'sea', vs, list, pt, w, raw, values);
@@ -36,7 +36,7 @@ export function applyMasks(
 /** The variables masked to one kind; returns how far the cell read is (null: none within the search radius). */
 function applyKind(
   code: number, kind: 'sea' | 'land', vs: VersionState, list: VariableList, pt: PointMemo, w: number, raw: Float64Array,
-  values: Record<string, number | null>,
+  values: (number | null)[],
 ): number | null {
   const auxAt = 8 * list.vars.length;
   let choice: MaskChoice = NONE;
@@ -61,7 +61,7 @@ function applyKind(
   for (let n = 0; n < list.vars.length; n++) {
     const v = list.vars[n]!;
     if (v === null || v.mask !== code) continue;
-    values[list.names[n]!] = maskedValue(raw, 8 * n, v.isStatic || v.interval ? 0 : w, v, v.nearest, choice, pt.order);
+    values[n] = maskedValue(raw, 8 * n, v.isStatic || v.interval ? 0 : w, v, v.nearest, choice, pt.order);
   }
   return choice.mode === 'none' ? null : Math.round(choice.distanceKm * 1000) / 1000;
 }

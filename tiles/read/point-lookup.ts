@@ -117,10 +117,13 @@ export class PointLookup {
     const kI = w > 0 ? k1 : k0;
     const pv = this.pv;
     pv.gatherAll(nb.blocks, vs, list, pt, k0 - base, k1 - base, w, kI - base, steps);
-    const values = list.masks === 0 && !list.anyNearest && !list.anyInterval ? pv.plainValues(list, w, pt.weights) : pv.ruledValues(list, w, pt);
     const time = timeMs === null ? (vs.manifest.times[0] ?? vs.manifest.published) : this.isoOf(timeMs);
-    const distanceKm = list.masks === 0 ? undefined : applyMasks(vs, list, pt, w, pv.raw, values);
-    if (list.anyInterval && timeMs !== null) outsideIntervals(list, vs.timesMs[kI]! - timeMs, values);
+    if (list.masks === 0 && !list.anyNearest && !list.anyInterval) return { time, values: pv.plainValues(list, w, pt.weights) };
+    // The other rules amend the values in list order; the list's object is built once they are final.
+    const out = pv.ruledValues(list, w, pt);
+    const distanceKm = list.masks === 0 ? undefined : applyMasks(vs, list, pt, w, pv.raw, out);
+    if (list.anyInterval && timeMs !== null) outsideIntervals(list, vs.timesMs[kI]! - timeMs, out);
+    const values = list.build(out);
     return distanceKm === undefined ? { time, values } : { time, values, distanceKm };
   }
 

@@ -50,8 +50,12 @@ export class PointValues {
     return list.build(out);
   }
 
-  /** Pass 2, the unmasked variables by their rule (bilinear or nearest); masked ones are left for applyMasks (./masked-values.ts). */
-  ruledValues(list: VariableList, w: number, pt: PointMemo): Record<string, number | null> {
+  /**
+   * Pass 2, the unmasked variables by their rule (bilinear or nearest), in list order; masked ones are left null for
+   * applyMasks (./masked-values.ts), which writes them here before the list builds its object: by index, not by name
+   * into the object (a megamorphic keyed store each).
+   */
+  ruledValues(list: VariableList, w: number, pt: PointMemo): (number | null)[] {
     const raw = this.raw;
     const vars = list.vars;
     const out = this.valuesOut(vars.length);
@@ -62,7 +66,7 @@ export class PointValues {
       else if (v.nearest) out[n] = nearestValue(raw, 8 * n, wt, v, pt.order);
       else out[n] = v.int16 ? rawToValueInt16(raw, 8 * n, wt, v.scale, v.offset, pt.weights) : rawToValueFloat32(raw, 8 * n, wt, pt.weights);
     }
-    return list.build(out);
+    return out;
   }
 
   private valuesOut(n: number): (number | null)[] {
@@ -103,9 +107,9 @@ export class PointValues {
 }
 
 /** Interval variables whose fixed interval ends before the asked time is reached (`gapMs` before their step): null, not another interval's value. */
-export function outsideIntervals(list: VariableList, gapMs: number, values: Record<string, number | null>): void {
+export function outsideIntervals(list: VariableList, gapMs: number, values: (number | null)[]): void {
   for (let n = 0; n < list.vars.length; n++) {
     const v = list.vars[n]!;
-    if (v !== null && v.interval && gapMs >= v.intervalMs) values[list.names[n]!] = null;
+    if (v !== null && v.interval && gapMs >= v.intervalMs) values[n] = null;
   }
 }

@@ -221,3 +221,37 @@ describe('a cell of the kind beyond the search radius does not count, even as a 
     expect(s.distanceKm!.sea).toBe(0);
   });
 });
+
+describe('an interval variable, masked or not, is null before its interval (regression: masks and intervals amend one list)', () => {
+  const root = tempRoot('mask-interval');
+  // Steps at 00:00 and 06:00, each holding the mean of the hour ending there; land columns 0 and 1, sea 2 and 3.
+  const times = [new Date(T0), new Date(T0 + 6 * HOUR)];
+  const land = Float32Array.from({ length: CELLS }, (_, c) => (c % GRID.nx < 2 ? 1 : 0));
+  const sea = (v: number) => Float32Array.from({ length: CELLS }, (_, c) => (land[c] ? NaN : v));
+  const hourMean = { statistic: 'mean' as const, seconds: 3600 };
+  beforeAll(async () => {
+    await writeProductVersion(root, {
+      ...input('marine', GRID, times, {
+        wave_height: { units: 'm', precision: 0.01, mask: 'sea', searchRadiusKm: 10, interval: hourMean, values: [sea(1.5), sea(2.5)] },
+        heat_flux: { units: 'W/m²', precision: 0.1, interval: hourMean, values: [new Float32Array(CELLS).fill(100), new Float32Array(CELLS).fill(300)] },
+        temperature: { units: '°C', precision: 0.01, values: [new Float32Array(CELLS).fill(10), new Float32Array(CELLS).fill(16)] },
+        land_sea_mask: { units: '1', precision: 0.01, static: true, interpolation: 'nearest', values: [land] },
+        nearest_sea_cell: { units: '1', precision: 1, static: true, interpolation: 'nearest', values: [Float32Array.from({ length: CELLS }, (_, c) => (land[c] ? 2 : c))] },
+      }),
+      meta: { feeds: ['coastal'] },
+    });
+  });
+
+  it('inside the hour ending at 06:00: the 06:00 means; at 03:00, in no interval: null; the instantaneous one still blends', async () => {
+    const store = new TileStore(root);
+    const names = ['wave_height', 'heat_flux', 'temperature'];
+    // Between sea columns 2 and 3: every neighbour is sea.
+    const at = (hours: number) => store.sample('marine', 44.1, 10.25, T0 + hours * HOUR, names);
+    const late = await at(5.5);
+    expect(late.values).toEqual({ wave_height: 2.5, heat_flux: 300, temperature: expect.closeTo(15.5, 6) });
+    expect(late.distanceKm).toEqual({ sea: 0 });
+    const mid = await at(3);
+    expect(mid.values).toEqual({ wave_height: null, heat_flux: null, temperature: expect.closeTo(13, 6) });
+    expect(Object.keys(mid.values)).toEqual(names);
+  });
+});
