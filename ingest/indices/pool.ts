@@ -4,7 +4,7 @@
  * the bands in flight are copied; results are transferred, not copied.
  *
  * Degrades instead of failing: a worker that cannot start or dies hands its
- * band back to the calling thread, which computes it with the same kernel;
+ * bands back to the calling thread, which computes it with the same kernel;
  * an error raised by the kernel itself is reported as such.
  */
 import { availableParallelism } from 'node:os';
@@ -14,6 +14,9 @@ import { computeBand, type BandJob, type BandResult } from './kernel.js';
 import type { BandReply, BandRequest } from './worker.js';
 import { processEnv } from '../../config/process-env.js';
 import { integerSetting, type Environment } from '../../config/environment.js';
+
+/** Bands posted to a worker ahead of its replies (each holds a band's inputs until done). */
+const QUEUED_PER_WORKER = 2;
 
 /** Upper bound of the default worker count: more threads mostly add memory (each holds bands in flight). */
 const MAX_DEFAULT_WORKERS = 4;
@@ -88,15 +91,16 @@ export function runBands(
       });
     };
 
-    const feed = (w: Worker, state: { current: number }) => {
+    const feed = (w: Worker, state: { current: Set<number> }) => {
       if (settled) return;
       if (next >= jobs.length) {
+        if (state.current.size > 0) return;
         pool.delete(w);
         void w.terminate();
         return;
       }
       const id = next++;
-      state.current = id;
+      state.current.add(id);
       let job: BandJob;
       try {
         job = jobs[id]!();
@@ -109,7 +113,7 @@ export function runBands(
 
     const count = Math.max(1, Math.min(workers, jobs.length));
     for (let n = 0; n < count; n++) {
-      const state = { current: -1 };
+      const state = { current: new Set<number>() };
       let w: Worker;
       try {
         w = new Worker(spec.url, spec.workerData ? { workerData: spec.workerData } : {});
@@ -119,7 +123,7 @@ export function runBands(
       }
       pool.add(w);
       w.on('message', (reply: BandReply) => {
-        state.current = -1;
+        state.current.delete(reply.id);
         if ('error' in reply) {
           finish(new Error(`index precomputation failed in band ${reply.id}: ${reply.error}`));
           return;
@@ -129,19 +133,21 @@ export function runBands(
       });
       let dead = false;
       const failed = (err?: unknown) => {
-        // Could not start, crashed or exited: its band (if any) is computed here.
+        // Could not start, crashed or exited: its bands (if any) are computed here.
         if (dead || settled) return;
         dead = true;
         onNote?.(`index worker thread failed (${err instanceof Error ? err.message : 'exited'}): its bands are computed in the calling thread`);
         pool.delete(w);
-        if (state.current >= 0) inline(state.current);
+        if (state.current.size > 0) for (const id of state.current) inline(id);
         else if (pool.size === 0 && next < jobs.length) inline(next++);
       };
       w.on('error', failed);
       w.on('exit', () => {
         if (pool.has(w)) failed();
       });
-      feed(w, state);
+      // A second band queued behind the first: the worker goes on while the calling thread is busy (the streamed
+      // ingest reads and maps its next file meanwhile) instead of waiting for it to hand the next band over.
+      for (let d = 0; d < QUEUED_PER_WORKER; d++) feed(w, state);
     }
     if (pool.size === 0 && jobs.length > 0) inline(next++);
     if (jobs.length === 0) finish();

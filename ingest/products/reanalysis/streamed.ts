@@ -96,6 +96,8 @@ class StreamedRun {
   private variableNames: string[] = [];
   /** The variables the gate judges (the files' own and what `complete` derives; the indices come after it, as in the whole-year path), values not kept. */
   private gateVariables: Record<string, VariableInput> = {};
+  /** The last part's indices and spill appends, under way while the next file is read and mapped ({@link settle}). */
+  private pending: Promise<void> | null = null;
 
   constructor(
     private readonly req: IngestRequest,
@@ -114,6 +116,7 @@ class StreamedRun {
       this.series.push(...sourceSeries(file, fields));
       await this.stageFile(file, fields.map((field) => ({ field, file })), i === req.files.length - 1);
     }
+    await this.settle();
     req.signal?.throwIfAborted();
     if (this.timesCount === 0) throw new NotStreamable('no file with times');
     const source = {
@@ -222,7 +225,6 @@ class StreamedRun {
       if (e instanceof IngestError) throw new NotStreamable(e.message);
       throw e;
     }
-    for (const n of notes) this.notes.add(n);
     // The metadata the gate's time checks read; the values are counted below and dropped.
     for (const f of selection.fields) this.fieldsMeta.push({ ...f, values: new Float32Array(0) });
 
@@ -237,6 +239,9 @@ class StreamedRun {
     this.timesCount += input.times.length;
     this.lastMs = input.times[input.times.length - 1]!.getTime();
 
+    // The previous part's indices (computed while this file was read and mapped) are in: the years and notes as before.
+    await this.settle();
+    for (const n of notes) this.notes.add(n);
     const parts = splitByYear(input, this.fullYears);
     for (const [y, part] of parts) {
       if (!lastFile && part.times.every(isNewYear) && !this.fullYears.has(y)) throw new NotStreamable(`${file}: ends on the first hour of ${y} alone`);
@@ -258,16 +263,37 @@ class StreamedRun {
     }
   }
 
-  /** A year's part: completed and given its indices as a merged year is (./years.ts), appended to the year's spills. */
+  /**
+   * A year's part: completed and given its indices as a merged year is (./years.ts), appended to the year's spills.
+   * The indices run on their threads while the calling thread goes on to read and map the next file: the rest
+   * of the part is {@link pending}, awaited ({@link settle}) before the next part, the gate, or a discard.
+   */
   private async stagePart(year: number, part: ProductVersionInput): Promise<void> {
+    await this.settle();
     const { product } = this.opts;
-    let y = this.years.get(year);
+    const y = this.years.get(year);
     const previousMs = y ? y.times[y.times.length - 1]!.getTime() : undefined;
     for (const n of completeMerged(product, part)) this.notes.add(n);
-    const indices = await deriveIndices(
+    const indices = deriveIndices(
       { grid: part.grid, times: part.times, variables: part.variables, ...(previousMs !== undefined ? { previousMs } : {}) },
       { ...(this.req.signal ? { signal: this.req.signal } : {}), onNote: (m) => this.notes.add(m) },
     );
+    const pending = this.finishPart(year, part, indices);
+    // Its failure is thrown by settle(); until then it must not count as unhandled.
+    pending.catch(() => undefined);
+    this.pending = pending;
+  }
+
+  /** The previous part's indices appended, its failure thrown. */
+  private async settle(): Promise<void> {
+    const p = this.pending;
+    this.pending = null;
+    if (p) await p;
+  }
+
+  private async finishPart(year: number, part: ProductVersionInput, pending: Promise<Record<string, VariableInput>>): Promise<void> {
+    const indices = await pending;
+    let y = this.years.get(year);
     Object.assign(part.variables, indices);
     if (Object.keys(indices).length) this.notes.add(`${year}: indices ${Object.keys(indices).sort().join(', ')}`);
     if (!y) y = await this.openYear(year, part);
@@ -293,6 +319,7 @@ class StreamedRun {
 
   /** Remove every spill and release every lock (nothing of this run is published after this). */
   async discard(): Promise<void> {
+    await this.settle().catch(() => undefined);
     for (const y of [...this.years.values()]) await this.closeYear(y);
   }
 }
