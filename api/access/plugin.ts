@@ -217,11 +217,12 @@ function floodError(request: FastifyRequest, state: AccessState, waitMs: number)
   return new ApiError('TOO_MANY_REQUESTS', `too many refused requests${whose}; retry in ${s} s`, { 'Retry-After': s });
 }
 
+/** Names in lower case, as Fastify sends them: no new string per header and request (api/plugins/security-headers.ts). */
 function setRateLimitHeaders(reply: FastifyReply, snapshot: QuotaSnapshot): void {
   const w = bindingWindow(snapshot);
-  reply.header('X-RateLimit-Limit', w.limit);
-  reply.header('X-RateLimit-Remaining', w.remaining);
-  reply.header('X-RateLimit-Reset', Math.ceil(w.resetMs / 1000));
+  reply.header('x-ratelimit-limit', w.limit);
+  reply.header('x-ratelimit-remaining', w.remaining);
+  reply.header('x-ratelimit-reset', Math.ceil(w.resetMs / 1000));
 }
 
 export default fp(accessPlugin, { name: 'meteopunto-access', fastify: '5.x' });

@@ -12,6 +12,12 @@
  * functions), which measured about 10 % of a weather.php request's server
  * CPU. Our headers never vary (no CSP nonces), so helmet computes them once,
  * here, and each request copies the result.
+ *
+ * The names are kept in lower case, as Fastify stores and sends them
+ * (reply.header lowercases every name): a name already in lower case comes
+ * back from toLowerCase as the same constant string, so each of the 13 is
+ * stored under a key V8 already knows instead of a new string per request
+ * (docs/benchmarks-journal.md, "The HTTP layer's header names").
  */
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
@@ -46,15 +52,15 @@ export const HELMET_OPTIONS: HelmetOptions = {
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
 };
 
-/** The headers helmet sets with `options`, collected once from its middleware. */
+/** The headers helmet sets with `options`, collected once from its middleware, names in lower case. */
 export function helmetHeaders(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const res = {
     setHeader(name: string, value: string | number | readonly string[]) {
-      headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
     },
     removeHeader(name: string) {
-      delete headers[name];
+      delete headers[name.toLowerCase()];
     },
   };
   let failure: unknown;
@@ -65,7 +71,7 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
 
 async function securityHeaders(fastify: FastifyInstance): Promise<void> {
   const json = helmetHeaders(HELMET_OPTIONS);
-  const noStore = { ...json, 'Cache-Control': 'no-store' };
+  const noStore = { ...json, 'cache-control': 'no-store' };
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const set = headerSetOf(request.url);
     if (set !== 'own') reply.headers(set === 'no-store' ? noStore : json);

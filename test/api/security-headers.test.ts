@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.js';
-import { headerSetOf } from '../../api/plugins/security-headers.js';
+import { HELMET_OPTIONS, headerSetOf, helmetHeaders } from '../../api/plugins/security-headers.js';
 import { HOUR_MS, T0_MS, tempDataDir, writeDem, writeMainNwp, TEST_KEY, installTestKey, testAccess } from './tile-fixture.js';
 
 describe('which paths get which headers', () => {
@@ -22,6 +22,26 @@ describe('which paths get which headers', () => {
       ['/healthz', 'json'], ['/', 'json'], ['/API/v1/weather.php', 'json'], ['', 'json'],
     ];
     for (const [url, set] of table) expect(headerSetOf(url), url).toBe(set);
+  });
+});
+
+describe('the headers collected from helmet', () => {
+  it('are named in lower case, as Fastify sends them, with helmet\'s values', () => {
+    // helmet 8's defaults with our CSP, as they appear on the wire (curl -si of weather.php).
+    expect(helmetHeaders(HELMET_OPTIONS)).toEqual({
+      'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'no-referrer',
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'SAMEORIGIN',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    });
   });
 });
 
