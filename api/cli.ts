@@ -21,6 +21,7 @@ import type { WarmReport } from '../tiles/read/warm.js';
 import { STORE_KEY } from '../tiles/read/live-versions.js';
 import { followPublished } from '../tiles/publish-channel.js';
 import { defaultReadPlan } from './weather/warm-plan.js';
+import { startWarm } from './weather/start-warm.js';
 import { buildApp } from './app.js';
 import { processEnv } from '../config/process-env.js';
 import { integerSetting, setting, type Environment } from '../config/environment.js';
@@ -172,7 +173,7 @@ export async function run(argv: string[], hooks: ServeHooks = {}): Promise<numbe
     return 0;
   }
   const root = dataDir();
-  // A new version is warmed before it answers, and /healthz is not ready until the start's warm is done (tiles/read/warm.ts).
+  // A new version is warmed before it answers, and /healthz is not ready until the start's warm is done (tiles/read/warm.ts, ./weather/start-warm.ts).
   let onWarm: (r: WarmReport) => void = () => undefined;
   const tiles = new TileStore(root, {
     decodeThreads: opts.decodeThreads,
@@ -184,6 +185,7 @@ export async function run(argv: string[], hooks: ServeHooks = {}): Promise<numbe
   const env = processEnv();
   const { logger, requestLines } = serverLogging(logFormat(env, process.stdout.isTTY === true), setting(env, 'LOG_LEVEL') ?? 'info');
   const app = await buildApp({ dataDir: root, tiles, limits: serverLimits(), trustProxy: trustProxy(), logger, requestLines });
+  const warm = startWarm(app);
   onWarm = (r) => logWarm(app, r);
   // Tiles in a bucket: load its manifests before the first request (a directory is read as requests come).
   const reachable = await app.tiles.readyAll().then(
@@ -208,11 +210,7 @@ export async function run(argv: string[], hooks: ServeHooks = {}): Promise<numbe
   if (reachable && !products.some((p) => p.feeds.includes('base'))) app.log.warn({ dataDir: root }, 'no forecast data published yet: weather.php answers 503 until `meteopunto ingest nwp <file>` or `meteopunto demo` runs');
   const sample = products.filter((p) => app.tiles.manifest(p.product)?.source.sample === true).map((p) => p.product);
   if (sample.length > 0) app.log.warn({ products: sample }, `serving SAMPLE data (meteopunto demo), not real data: ${sample.join(', ')}`);
-  const t0 = performance.now();
-  void app.tiles.warmLive(products.filter((p) => p.layout !== 'periods').map((p) => p.product)).then(
-    (done) => app.log.info({ ms: Math.round(performance.now() - t0), blocks: done.reduce((n, r) => n + r.blocks, 0), MiB: Math.round(done.reduce((n, r) => n + r.bytes, 0) / 2 ** 20) }, 'tile cache warm: ready'),
-    (err: unknown) => app.log.error({ err }, 'tile cache warm failed'),
-  );
+  void warm.run();
   await hooks.onListening?.(url);
   await closed;
   return 0;

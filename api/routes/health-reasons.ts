@@ -51,10 +51,10 @@ export function coversNow(m: Manifest, nowMs: number): boolean {
 }
 
 /** The reasons the node cannot answer (empty: healthy). */
-export function healthReasons(published: PublishedProducts, tiles: TileStore, nowMs: number): HealthReason[] {
+export function healthReasons(published: PublishedProducts, tiles: TileStore, nowMs: number, answersWarming = false): HealthReason[] {
   const reasons = dataReasons(published, tiles, nowMs);
   // A starting server answers, but every request waits for a decode until its cache is warm (tiles/read/warm.ts).
-  if (tiles.warming()) reasons.push({ code: 'warming', message: 'starting: the tile cache is being warmed; answers are slow until it is' });
+  if (tiles.warming() || answersWarming) reasons.push({ code: 'warming', message: 'starting: the tile cache is being warmed; answers are slow until it is' });
   return reasons;
 }
 

@@ -77,7 +77,7 @@ export default async function healthRoutes(fastify: FastifyInstance, opts: { clo
         const keys = c.layout === 'periods' ? this.products.periods(c.product).map((p) => `${c.product}/${p}`) : [c.product];
         for (const key of keys) products[key] = productHealth(this.tiles.manifest(key), now);
       }
-      const reasons = healthReasons(this.products, this.tiles, now);
+      const reasons = healthReasons(this.products, this.tiles, now, this.startWarming?.() === true);
       const ok = reasons.length === 0;
       return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', time: new Date(now).toISOString(), reasons, products });
     },
