@@ -57,7 +57,7 @@ export async function runReanalysisSection(ctx: Pick<BenchContext, 'checks'>): P
     const root = join(work, 'data');
     const ing = await ingestInChild(root, files);
     const store = dirBytes(join(root, 'tiles', 'reanalysis', String(YEAR)));
-    console.log(`  ingest reanalysis (child process): ${ing.seconds.toFixed(1)} s (CPU ${ing.cpuSeconds.toFixed(1)} s, load ${loadavg()[0]!.toFixed(1)}), peak RSS ${(ing.peakRssBytes / MIB).toFixed(0)} MiB, for ${ing.times} steps × ${ing.variables} variables; store ${(store / MIB).toFixed(1)} MiB`);
+    console.log(`  ingest reanalysis (child process): ${ing.seconds.toFixed(1)} s (CPU ${ing.cpuSeconds.toFixed(1)} s${ing.mainThreadCpuSeconds !== null ? `, main thread ${ing.mainThreadCpuSeconds.toFixed(1)} s` : ''}, load ${loadavg()[0]!.toFixed(1)}), peak RSS ${(ing.peakRssBytes / MIB).toFixed(0)} MiB, for ${ing.times} steps × ${ing.variables} variables; store ${(store / MIB).toFixed(1)} MiB`);
     const whole = days >= 365 ? '' : ` (${days} days, not a whole year)`;
     ctx.checks.push(
       { what: `ERA5 year ingest, seconds${whole}`, measured: ing.seconds.toFixed(1), target: `≤ ${INGEST_SECONDS_TARGET}`, pass: ing.seconds <= INGEST_SECONDS_TARGET },
