@@ -22,6 +22,8 @@ import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { benchPoints } from './data.js';
 import { median } from './rounds.js';
+import { processEnv } from '../config/process-env.js';
+import { setting } from '../config/environment.js';
 
 const CONCURRENCY = 32;
 
@@ -45,11 +47,12 @@ async function main(): Promise<void> {
   const tiles = new TileStore(dataDir, { cacheBytes: 1024 * 1024 * 1024 });
   const apps = { A: await buildFrom(aDist, dataDir, tiles), B: await buildFrom(bDist, dataDir, tiles) };
   const urls = benchPoints(2000).map((p) => `lat=${p.lat.toFixed(4)}&lon=${p.lon.toFixed(4)}${p.altM !== undefined ? `&alt=${p.altM}` : ''}`);
+  const abWindows = setting(processEnv(), 'BENCH_AB_WINDOWS');
   const windows = [
     { label: 'business', path: '/api/v1/weather.php?', key: keys.business },
     { label: 'free', path: '/api/v1/weather.php?', key: keys.free },
     { label: 'widget', path: '/api/v1/widget.php?name=Firenze&', key: keys.free },
-  ].filter((w) => !process.env.AB_WINDOWS || process.env.AB_WINDOWS.split(',').includes(w.label));
+  ].filter((w) => !abWindows || abWindows.split(',').includes(w.label));
   let next = 0;
   /** One batch of CONCURRENCY requests on `app`: its CPU time, µs. */
   const batch = async (app: FastifyInstance, path: string, key: string): Promise<number> => {

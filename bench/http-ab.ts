@@ -11,7 +11,7 @@
  * in the order A B or B A (swapped every round), the access layer alone,
  * weather.php with each key and widget.php with the Free key, and prints
  * each window's server CPU per request (µs) and the load average. Keys and
- * quotas in Redis with BENCH_REDIS_URL (as the http section); AB_WINDOWS
+ * quotas in Redis with BENCH_REDIS_URL (as the http section); BENCH_AB_WINDOWS
  * (e.g. `business,widget`) measures only those windows, BENCH_PROFILE_DIR
  * writes a CPU profile of each server.
  */
@@ -26,11 +26,15 @@ import { load, measureWith, WIDGET_BENCH_QUERY, type HttpBenchOptions } from './
 import { processCpu } from './process-cpu.js';
 import { median } from './rounds.js';
 import { ACCESS_PATH, type ServerKind } from './servers.js';
+import { processEnv } from '../config/process-env.js';
+import { integerSetting, setting } from '../config/environment.js';
+
+const env = processEnv();
 
 interface Server { child: ChildProcess; base: string }
 
 function start(serversJs: string, kind: ServerKind, dataDir: string, opts: HttpBenchOptions): Promise<Server> {
-  const profileDir = process.env.BENCH_PROFILE_DIR;
+  const profileDir = setting(env, 'BENCH_PROFILE_DIR');
   const execArgv = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const child = fork(serversJs, ['--bench-server', kind, dataDir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
   return new Promise((ok, fail) => {
@@ -55,7 +59,7 @@ async function main(): Promise<void> {
     writeFileSync(keysFile, JSON.stringify(keys));
   }
   const keys = JSON.parse(readFileSync(keysFile, 'utf8')) as Record<'business' | 'free', string>;
-  const opts: HttpBenchOptions = { dataDir, seconds, connections: Number(process.env.AB_CONNECTIONS ?? 32), points: benchPoints(2000), keys: [] };
+  const opts: HttpBenchOptions = { dataDir, seconds, connections: integerSetting(env, 'BENCH_CONNECTIONS', 32), points: benchPoints(2000), keys: [] };
   const builds = { A: aJs, B: bJs };
   const servers: Record<string, { weather: Server; access: Server }> = {};
   for (const [name, js] of Object.entries(builds)) {
@@ -68,14 +72,15 @@ async function main(): Promise<void> {
     { label: 'free', kind: 'weather', key: keys.free, widget: false },
     { label: 'widget', kind: 'weather', key: keys.free, widget: true },
   ];
-  const windows = all.filter((w) => !process.env.AB_WINDOWS || process.env.AB_WINDOWS.split(',').includes(w.label));
-  const together = process.env.AB_TOGETHER === '1';
+  const abWindows = setting(env, 'BENCH_AB_WINDOWS');
+  const windows = all.filter((w) => !abWindows || abWindows.split(',').includes(w.label));
+  const together = setting(env, 'BENCH_AB_TOGETHER') === '1';
   const cpu = new Map<string, { A: number[]; B: number[] }>(windows.map((w) => [w.label, { A: [], B: [] }]));
   /**
-   * AB_INTERLEAVE=<ms>: A and B loaded in turns of that many ms for the round's `seconds` each, their CPU
+   * BENCH_AB_INTERLEAVE=<ms>: A and B loaded in turns of that many ms for the round's `seconds` each, their CPU
    * read from /proc around every turn (ticks of 10 ms, summed over many turns).
    */
-  const interleaveMs = Number(process.env.AB_INTERLEAVE ?? 0);
+  const interleaveMs = integerSetting(env, 'BENCH_AB_INTERLEAVE', 0);
   const paths = (w: Window) => opts.points.map((p) => `${w.kind === 'access' ? ACCESS_PATH : w.widget ? '/api/v1/widget.php' : '/api/v1/weather.php'}?lat=${p.lat.toFixed(4)}&lon=${p.lon.toFixed(4)}${p.altM !== undefined ? `&alt=${p.altM}` : ''}${w.widget ? `&${WIDGET_BENCH_QUERY}` : ''}`);
   const interleaved = async (w: Window, r: number) => {
     const acc = { A: { us: 0, n: 0 }, B: { us: 0, n: 0 } };
@@ -101,7 +106,7 @@ async function main(): Promise<void> {
     for (let r = 0; r < rounds; r++) {
       const order = r % 2 === 0 ? ['A', 'B'] : ['B', 'A'];
       for (const w of windows) {
-        // AB_TOGETHER=1: A and B loaded at once, each with half the connections, so that the load from
+        // BENCH_AB_TOGETHER=1: A and B loaded at once, each with half the connections, so that the load from
         // elsewhere on a shared machine weighs on both figures of a round alike.
         const one = async (name: string, o: HttpBenchOptions) => {
           const s = servers[name]![w.kind];

@@ -91,6 +91,9 @@ export const VARIABLES: readonly VariableSpec[] = Object.freeze([
   { name: 'BENCH_REANALYSIS_DATA', kind: str, default: '', description: '`npm run bench`: a data directory where the generated ERA5 year is already ingested: the reanalysis case measures time= on it and no ingest', usedBy: 'bench' },
   { name: 'BENCH_TIME_REQUESTS', kind: int(1), default: '5000', description: '`npm run bench`: time= requests at random points and hours of the reanalysis year, at the default cache (their p99 is checked)', usedBy: 'bench' },
   { name: 'BENCH_PROFILE_DIR', kind: str, default: '', description: '`npm run bench`: write CPU profiles of the servers here', usedBy: 'bench' },
+  { name: 'BENCH_AB_WINDOWS', kind: str, default: '', description: '`bench/http-ab.ts`, `http-ab-inject.ts`: the windows to measure, comma-separated (access, business, free, widget); unset: all', usedBy: 'bench' },
+  { name: 'BENCH_AB_TOGETHER', kind: str, default: '', description: '`bench/http-ab.ts`: `1` loads A and B at once, half the connections each', usedBy: 'bench' },
+  { name: 'BENCH_AB_INTERLEAVE', kind: int(0), default: '0', description: '`bench/http-ab.ts`: load A and B in turns of this many ms within each window; 0: one after the other', usedBy: 'bench' },
 ]);
 
 const BY_NAME = new Map<string, VariableSpec>();
