@@ -16,10 +16,20 @@ import { createHash } from 'node:crypto';
 import { Command, type Redis } from 'ioredis';
 
 /**
- * Per request i (from 0): KEYS[3i+1..3i+3] = minute counter, day counter,
- * flood-guard counter (./flood-guard.ts); ARGV[5i+1..5i+5] = minute limit,
- * day limit, minute window s, day counter lifetime s, flood limit (0: no
- * flood check). Returns, per request, five integers {outcome, minute count,
+ * The call's keys are KEYS, each once (in the order the requests first name
+ * them); ARGV[1] is the requests, in order, as binary records
+ * ({@link RECORD}: little-endian, read with Lua's struct.unpack): the minute
+ * counter's, day counter's and flood-guard counter's (./flood-guard.ts)
+ * index in KEYS (the last 0: no flood check), how many requests in a row the
+ * record stands for (consecutive requests alike in every field share one),
+ * then minute limit, day limit, minute window s, day counter lifetime s and
+ * flood limit. Each request is still decided on its own, in order: a record
+ * of n requests runs the decision n times. (Eight arguments per request
+ * before: Redis parsing them and copying them into Lua's tables cost more
+ * than the decisions themselves, docs/benchmarks-journal.md, "The quota
+ * script's input".)
+ *
+ * Returns, per request, five integers {outcome, minute count,
  * minute ms left, day count, flood ms left}, flat, packed as little-endian
  * doubles in one string (exact for integers below 2^53: one value for the
  * client to decode instead of five per request, and no number formatting in
@@ -31,14 +41,15 @@ import { Command, type Redis } from 'ioredis';
  * taken; the counts as they stand, and how long the block lasts).
  *
  * A key that comes back within one call (a client's requests read together)
- * is read and set up once (created with its expiry, its time left read) and
- * then counted in the script's own table; what the call added to each
- * counter is written at the end with one INCRBY. Nothing else runs while a
- * script runs, so the counters end, and each request is decided, exactly as
- * with a command per step; the Redis work of a repeated key falls from seven
- * commands per request to none (plus one INCRBY per counter per call). The
- * only difference: a repeated key's minute time left is the one read at its
- * first request of the call (the call lasts well under a millisecond).
+ * is read and set up once (incremented, its time left read, its expiry set
+ * when it has none: a new counter) and then counted in the script's own
+ * table; what the call added to each counter is written at the end with one
+ * INCRBY. Nothing else runs while a script runs, so the counters end, and
+ * each request is decided, exactly as with a command per step; the Redis
+ * work of a repeated key falls from seven commands per request to none
+ * (plus one INCRBY per counter per call). The only difference: a repeated
+ * key's minute time left is the one read at its first request of the call
+ * (the call lasts well under a millisecond).
  */
 const CONSUME_MANY_LUA = `
 local out = {}
@@ -48,10 +59,13 @@ local function counter(k, cache)
   if c == nil then c = tonumber(redis.call('get', k) or '0') end
   return c
 end
-for i = 0, #KEYS / 3 - 1 do
-  local km, kd, kf = KEYS[3 * i + 1], KEYS[3 * i + 2], KEYS[3 * i + 3]
-  local a = 5 * i
-  local minuteLimit, dayLimit, minuteS, dayS, floodLimit = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), ARGV[a + 3], ARGV[a + 4], tonumber(ARGV[a + 5])
+local spec = ARGV[1]
+local pos, last = 1, #spec
+while pos <= last do
+  local mi, di, fi, times, minuteLimit, dayLimit, minuteS, dayS, floodLimit
+  mi, di, fi, times, minuteLimit, dayLimit, minuteS, dayS, floodLimit, pos = struct.unpack('<HHHHddddd', spec, pos)
+  local km, kd, kf = KEYS[mi], KEYS[di], KEYS[fi]
+  for _ = 1, times do
   local n = #out
   local flooded = false
   if floodLimit > 0 then
@@ -63,7 +77,6 @@ for i = 0, #KEYS / 3 - 1 do
   else
     local m, mttl
     if mCount[km] == nil then
-      redis.call('set', km, 0, 'EX', minuteS, 'NX')
       m = redis.call('incr', km)
       mttl = redis.call('pttl', km)
       if mttl == -1 then redis.call('expire', km, minuteS); mttl = 1000 * minuteS end
@@ -79,7 +92,6 @@ for i = 0, #KEYS / 3 - 1 do
     else
       local d
       if dCount[kd] == nil then
-        redis.call('set', kd, 0, 'EX', dayS, 'NX')
         d = redis.call('incr', kd)
         if redis.call('ttl', kd) == -1 then redis.call('expire', kd, dayS) end
         dAdded[kd] = 0
@@ -96,6 +108,7 @@ for i = 0, #KEYS / 3 - 1 do
         out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = 2, m, mttl, d, 0
       end
     end
+  end
   end
 end
 for k, added in pairs(mAdded) do if added ~= 0 then redis.call('incrby', k, added) end end
@@ -135,7 +148,7 @@ const NO_FLOOD: FloodCounter = { key: 'mp:flood:none', limit: 0 };
 const SCRIPT_SHA = createHash('sha1').update(CONSUME_MANY_LUA).digest('hex');
 
 /**
- * A script call whose RESP text is written here in one pass (see
+ * A script call whose RESP bytes are written here in one pass (see
  * {@link consumeMany}) instead of by ioredis from an argument list. Sent with
  * the client's sendCommand, so it keeps everything else the client does: the
  * command timeout, the hang breaker's count (./redis-connection.ts), no
@@ -145,25 +158,46 @@ const SCRIPT_SHA = createHash('sha1').update(CONSUME_MANY_LUA).digest('hex');
 class ScriptCall extends Command {
   constructor(
     name: 'evalsha' | 'eval',
-    private readonly resp: string,
+    private readonly resp: Buffer,
   ) {
     super(name, [], { replyEncoding: null });
   }
 
-  override toWritable(): string {
+  override toWritable(): Buffer {
     return this.resp;
   }
 }
 
-/** RESP bulk string of an ASCII value (numbers, Redis keys built from key prefixes and addresses). */
+/** RESP bulk string of a text value (its length counted in UTF-8 bytes). */
 function bulk(value: string): string {
   return `$${Buffer.byteLength(value)}\r\n${value}\r\n`;
 }
 
-/** EVALSHA (or EVAL, `lua`) of the script with `numKeys` keys, then `body` (the keys and arguments, already in RESP). */
-function scriptCall(lua: string | null, numKeys: number, argCount: number, body: string): string {
+const CRLF = Buffer.from('\r\n');
+
+/** EVALSHA (or EVAL, `lua`) of the script with `keys` (`keyCount` of them, already in RESP) and the requests' records `spec` as its one argument. */
+function scriptCall(lua: string | null, keyCount: number, keys: string, spec: Buffer): Buffer {
   const head = lua === null ? `$7\r\nevalsha\r\n$40\r\n${SCRIPT_SHA}\r\n` : `$4\r\neval\r\n${bulk(lua)}`;
-  return `*${3 + argCount}\r\n${head}${bulk(String(numKeys))}${body}`;
+  const text = `*${4 + keyCount}\r\n${head}${bulk(String(keyCount))}${keys}$${spec.length}\r\n`;
+  return Buffer.concat([Buffer.from(text), spec, CRLF]);
+}
+
+/**
+ * One request record of ARGV[1] (see CONSUME_MANY_LUA): four unsigned 16-bit
+ * integers (minute, day and flood key index, requests in a row) and five
+ * doubles (minute limit, day limit, minute window s, day counter lifetime s,
+ * flood limit), little-endian, unpadded: Lua's struct format `<HHHHddddd`.
+ */
+const RECORD_BYTES = 4 * 2 + 5 * 8;
+/** Most requests one record stands for (its count is 16 bits). */
+const MAX_RUN = 0xffff;
+
+/** Whether `b` is decided with exactly the inputs of `a` (the same counters, limits and lifetimes). */
+function alike(a: WindowsRequest, b: WindowsRequest): boolean {
+  const fa = a.flood ?? NO_FLOOD;
+  const fb = b.flood ?? NO_FLOOD;
+  return a.minuteKey === b.minuteKey && a.dayKey === b.dayKey && fa.limit === fb.limit && (fa.limit === 0 || fa.key === fb.key)
+    && a.limits.minute === b.limits.minute && a.limits.day === b.limits.day && a.minuteS === b.minuteS && a.dayS === b.dayS;
 }
 
 const OUTCOMES = ['minute', 'day', 'taken', 'flood'] as const;
@@ -187,22 +221,47 @@ export function readNumbers(reply: Buffer): number[] {
  * call's client CPU (docs/benchmarks-journal.md, "The access layer's CPU").
  */
 export async function consumeMany(redis: Redis, requests: readonly WindowsRequest[]): Promise<BothWindows[]> {
+  const keyIndex = new Map<string, number>();
   let keys = '';
-  let args = '';
+  const indexOf = (key: string): number => {
+    let i = keyIndex.get(key);
+    if (i === undefined) {
+      i = keyIndex.size + 1;
+      keyIndex.set(key, i);
+      keys += bulk(key);
+    }
+    return i;
+  };
+  const spec = Buffer.allocUnsafe(RECORD_BYTES * requests.length);
+  let at = 0;
+  let prev: WindowsRequest | undefined;
+  let run = 0;
   for (const r of requests) {
+    if (prev !== undefined && run < MAX_RUN && alike(prev, r)) {
+      spec.writeUInt16LE(++run, at - RECORD_BYTES + 6);
+      continue;
+    }
     const flood = r.flood ?? NO_FLOOD;
-    keys += bulk(r.minuteKey) + bulk(r.dayKey) + bulk(flood.key);
-    args += bulk(String(r.limits.minute)) + bulk(String(r.limits.day)) + bulk(String(r.minuteS)) + bulk(String(r.dayS)) + bulk(String(flood.limit));
+    spec.writeUInt16LE(indexOf(r.minuteKey), at);
+    spec.writeUInt16LE(indexOf(r.dayKey), at + 2);
+    spec.writeUInt16LE(flood.limit > 0 ? indexOf(flood.key) : 0, at + 4);
+    spec.writeUInt16LE((run = 1), at + 6);
+    spec.writeDoubleLE(r.limits.minute, at + 8);
+    spec.writeDoubleLE(r.limits.day, at + 16);
+    spec.writeDoubleLE(r.minuteS, at + 24);
+    spec.writeDoubleLE(r.dayS, at + 32);
+    spec.writeDoubleLE(flood.limit, at + 40);
+    at += RECORD_BYTES;
+    prev = r;
   }
-  const numKeys = 3 * requests.length;
-  const argCount = numKeys + 5 * requests.length;
-  const body = keys + args;
+  const records = spec.subarray(0, at);
+  const keyCount = keyIndex.size;
   let reply: Buffer;
   try {
-    reply = (await redis.sendCommand(new ScriptCall('evalsha', scriptCall(null, numKeys, argCount, body)))) as Buffer;
+    reply = (await redis.sendCommand(new ScriptCall('evalsha', scriptCall(null, keyCount, keys, records)))) as Buffer;
   } catch (err) {
     if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-    reply = (await redis.sendCommand(new ScriptCall('eval', scriptCall(CONSUME_MANY_LUA, numKeys, argCount, body)))) as Buffer;
+    reply = (await redis.sendCommand(new ScriptCall('eval', scriptCall(CONSUME_MANY_LUA, keyCount, keys, records)))) as Buffer;
   }
   const flat = readNumbers(reply);
   if (flat.length !== 5 * requests.length) throw new Error(`quota script: ${flat.length} numbers for ${requests.length} requests`);

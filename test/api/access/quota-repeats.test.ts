@@ -87,6 +87,31 @@ describe('a key repeated within one call', () => {
   });
 });
 
+describe('counters as the call finds them', () => {
+  it('keeps the time left of a counter given back to 0, and gives a counter without expiry its lifetime', async () => {
+    const f = randomUUID();
+    const g = randomUUID();
+    const lim = { minute: 10, day: 10 };
+    // F: its minute counter given back to 0 with 30 s left (a refusal or refund did it): the window is not restarted.
+    await redis.set(keysOf(f).minuteKey, 0, 'PX', 30_000);
+    // G: counters without expiry (written by hand): they get the window's and the day's lifetime.
+    await redis.set(keysOf(g).minuteKey, 4);
+    await redis.set(keysOf(g).dayKey, 7);
+    const got = await consumeMany(redis, [ask(f, lim), ask(g, lim), ask(f, lim)]);
+    expect(got.map((x) => [x.outcome, x.minuteCount, x.dayCount])).toEqual([
+      ['taken', 1, 1],
+      ['taken', 5, 8],
+      ['taken', 2, 2],
+    ]);
+    expect(got[0]!.minuteMsLeft).toBeLessThanOrEqual(30_000);
+    expect(got[0]!.minuteMsLeft).toBeGreaterThan(25_000);
+    expect(await redis.pttl(keysOf(f).minuteKey)).toBeLessThanOrEqual(30_000);
+    expect(got[1]!.minuteMsLeft).toBe(60_000);
+    expect(await redis.ttl(keysOf(g).minuteKey)).toBeGreaterThan(55);
+    expect(await redis.ttl(keysOf(g).dayKey)).toBeGreaterThan(89_000);
+  });
+});
+
 describe('the script call as written on the wire', () => {
   it('loads the script with EVAL when Redis does not hold it (a new Redis), then goes back to EVALSHA', async () => {
     // A Redis of its own: the suite's may hold the script already, and flushing its scripts would disturb other suites.
@@ -112,6 +137,33 @@ describe('the script call as written on the wire', () => {
     } finally {
       await client.quit();
       await server.stop();
+    }
+  });
+
+  it('names each counter once per call, however often and in whatever order its requests come', async () => {
+    const h = randomUUID();
+    const i = randomUUID();
+    const lim = { minute: 100, day: 100 };
+    const client = await connectAccessRedis(process.env.REDIS_URL!);
+    const written: Buffer[] = [];
+    const send = client.sendCommand.bind(client);
+    client.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
+      written.push(args[0].toWritable(client) as Buffer);
+      return send(...args);
+    }) as Redis['sendCommand'];
+    try {
+      // H ×3, I, H, I ×2, each with its flood counter: six counters in all.
+      const batch = [ask(h, lim, 5), ask(h, lim, 5), ask(h, lim, 5), ask(i, lim, 5), ask(h, lim, 5), ask(i, lim, 5), ask(i, lim, 5)];
+      const got = await consumeMany(client, batch);
+      expect(got.map((x) => x.minuteCount)).toEqual([1, 2, 3, 1, 4, 2, 3]);
+      const text = written.at(-1)!.toString('latin1');
+      // *<arguments>: evalsha, the hash, the key count, six keys, one argument (the requests).
+      expect(text.startsWith('*10\r\n$7\r\nevalsha\r\n$40\r\n')).toBe(true);
+      expect(text.split(keysOf(h).minuteKey).length - 1).toBe(1);
+      expect(text.split(keysOf(i).floodKey).length - 1).toBe(1);
+    } finally {
+      client.sendCommand = send;
+      await client.quit();
     }
   });
 
