@@ -13,10 +13,16 @@
  * and then leave together (or after {@link HOLD_MS}, whichever comes first):
  * with requests arriving in every pass of the event loop, a call then
  * carries those of every pass during the previous round trip instead of one
- * call per pass. (In the bench's closed loop the calls already alternate and
- * it changes nothing: docs/benchmarks-journal.md, "The quota call, fewer and
- * lighter".) Alone, a request finds no call out and leaves in the next pass
+ * call per pass. Alone, a request finds no call out and leaves in the next pass
  * as before.
+ *
+ * When a call's answer comes, every decision asked before it leaves at once,
+ * before the answered requests are computed: also those whose pass has not
+ * come yet. (The pass is the next check phase; the answer arrives in the poll
+ * phase before it, and computing the answered batch there — about 13
+ * weather.php answers — held them back by 0.5–0.8 ms:
+ * docs/benchmarks-journal.md, "The quota script's input; the batch that waited
+ * for the answers before it".)
  *
  * A call that fails (Redis down, a command timeout) fails each request of
  * it; each then takes the outage path of ./quota.ts on its own. The hang
@@ -115,9 +121,9 @@ export class QuotaBatcher {
     );
   }
 
-  /** A call is answered: the batch held for it leaves now. */
+  /** A call is answered: what was asked meanwhile (held for it, or waiting for its pass) leaves now. */
   private settled(): void {
     this.out--;
-    if (this.held !== null && this.pending.length > 0) this.flush();
+    if (this.pending.length > 0) this.flush();
   }
 }

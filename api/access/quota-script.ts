@@ -25,9 +25,9 @@ import { Command, type Redis } from 'ioredis';
  * then minute limit, day limit, minute window s, day counter lifetime s and
  * flood limit. Each request is still decided on its own, in order: a record
  * of n requests runs the decision n times. (Eight arguments per request
- * before: Redis parsing them and copying them into Lua's tables cost more
- * than the decisions themselves, docs/benchmarks-journal.md, "The quota
- * script's input".)
+ * before: Redis parsing them and copying them into Lua's tables was about a
+ * third of its CPU per decision, docs/benchmarks-journal.md, "The quota
+ * script's input; the batch that waited for the answers before it".)
  *
  * Returns, per request, five integers {outcome, minute count,
  * minute ms left, day count, flood ms left}, flat, packed as little-endian

@@ -249,6 +249,34 @@ describe('batches asked while a call is out', () => {
     }
   });
 
+  it('leave as soon as the answer before them comes, before the answered requests carry on and before their own pass', async () => {
+    // A stand-in for the client: each call waits until the test answers it (five doubles per decision).
+    const answers: Array<(reply: Buffer) => void> = [];
+    const fake = { sendCommand: () => new Promise<Buffer>((ok) => answers.push(ok)) } as unknown as Redis;
+    const reply = (...values: number[]) => {
+      const b = Buffer.alloc(8 * values.length);
+      values.forEach((v, i) => b.writeDoubleLE(v, 8 * i));
+      return b;
+    };
+    const batcher = new QuotaBatcher(fake, 256, 10_000);
+    const id = randomUUID();
+    const lim = { minute: 1000, day: 1000 };
+    const first = batcher.decide(ask(id, lim));
+    await nextPass();
+    expect(batcher.sent.calls).toBe(1);
+    // Asked now, it would leave in the next pass; the answer to the first call comes before that pass.
+    const second = batcher.decide(ask(id, lim));
+    let callsWhenFirstCarriesOn = 0;
+    const firstCarriesOn = first.then((v) => ((callsWhenFirstCarriesOn = batcher.sent.calls), v));
+    answers[0]!(reply(2, 1, 60_000, 1, 0));
+    expect((await firstCarriesOn).minuteCount).toBe(1);
+    expect(callsWhenFirstCarriesOn).toBe(2);
+    answers[1]!(reply(2, 2, 59_000, 2, 0));
+    expect(await second).toMatchObject({ outcome: 'taken', minuteCount: 2, minuteMsLeft: 59_000 });
+    await nextPass();
+    expect(batcher.sent).toMatchObject({ calls: 2, decisions: 2, answered: 2 });
+  });
+
   it('leave after the hold time when the call before is slower', async () => {
     const proxy = await slowProxy(process.env.REDIS_URL!);
     const client = await connectAccessRedis(proxy.url);
