@@ -14,6 +14,7 @@ import { computeBand, type BandJob, type BandResult } from './kernel.js';
 import type { BandReply, BandRequest } from './worker.js';
 import { processEnv } from '../../config/process-env.js';
 import { integerSetting, type Environment } from '../../config/environment.js';
+import { workerModule } from '../../tiles/worker-module.js';
 
 /** Bands posted to a worker ahead of its replies (each holds a band's inputs until done). */
 const QUEUED_PER_WORKER = 2;
@@ -24,17 +25,6 @@ const MAX_DEFAULT_WORKERS = 4;
 /** Workers to use: METEOPUNTO_INDEX_WORKERS when set (0 = none), else one per core up to 4. */
 export function defaultWorkerCount(env: Environment = processEnv()): number {
   return integerSetting(env, 'METEOPUNTO_INDEX_WORKERS', Math.min(MAX_DEFAULT_WORKERS, availableParallelism()));
-}
-
-/**
- * The worker module: compiled JavaScript in dist/; under vitest/tsx the
- * sources are TypeScript, loaded through a bootstrap that registers tsx in
- * the thread (Node 20 does not apply `--import tsx` to a worker's entry).
- */
-function workerSpec(): { url: URL; workerData?: { entry: string } } {
-  const self = import.meta.url;
-  if (self.endsWith('.ts')) return { url: new URL('./worker-ts.mjs', self), workerData: { entry: new URL('./worker.ts', self).href } };
-  return { url: new URL('./worker.js', self) };
 }
 
 /**
@@ -49,7 +39,7 @@ export function runBands(
   onNote?: (message: string) => void,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const spec = workerSpec();
+    const spec = workerModule(import.meta.url, 'worker');
     const pool = new Set<Worker>();
     let next = 0;
     let pending = jobs.length;

@@ -8,21 +8,16 @@
 import { Piscina } from 'piscina';
 import type { ChunkData } from './chunk-file.js';
 import type { BlockRequest } from './block-read.js';
+import { workerModule } from '../worker-module.js';
 
 let pool: Piscina | undefined;
-
-/** The worker module: compiled JavaScript in dist/; under vitest/tsx a bootstrap that registers tsx first. */
-function workerSpec(): { filename: string; workerData?: { entry: string } } {
-  const self = import.meta.url;
-  if (self.endsWith('.ts')) return { filename: new URL('./decode-worker-ts.mjs', self).href, workerData: { entry: new URL('./decode-worker.ts', self).href } };
-  return { filename: new URL('./decode-worker.js', self).href };
-}
 
 /** A decode function running on `threads` threads (the process-wide pool grows to the largest count asked). */
 export function threadDecoder(threads: number): (req: BlockRequest) => Promise<ChunkData> {
   if (!pool || pool.options.maxThreads < threads) {
     const old = pool;
-    pool = new Piscina({ ...workerSpec(), minThreads: 1, maxThreads: threads, idleTimeout: 60_000 });
+    const worker = workerModule(import.meta.url, 'decode-worker');
+    pool = new Piscina({ filename: worker.url.href, workerData: worker.workerData, minThreads: 1, maxThreads: threads, idleTimeout: 60_000 });
     void old?.destroy();
   }
   const p = pool;

@@ -13,6 +13,7 @@ import { Piscina } from 'piscina';
 import type { Packing } from '../codecs/packing.js';
 import type { EncodedChunks, EncodeTask } from './encode-worker.js';
 import type { PlaneSource } from './plane-source.js';
+import { workerModule } from '../worker-module.js';
 
 /** Time chunks per variable from which threads pay: a year of hourly steps has 69, a forecast one. */
 const MIN_TIME_CHUNKS = 8;
@@ -26,20 +27,14 @@ export function useEncodeThreads(timeChunks: number): boolean {
   return timeChunks >= MIN_TIME_CHUNKS;
 }
 
-/** The worker module: compiled JavaScript in dist/; under vitest/tsx a bootstrap that registers tsx first. */
-function workerSpec(): { filename: string; workerData?: { entry: string } } {
-  const self = import.meta.url;
-  if (self.endsWith('.ts')) return { filename: new URL('./encode-worker-ts.mjs', self).href, workerData: { entry: new URL('./encode-worker.ts', self).href } };
-  return { filename: new URL('./encode-worker.js', self).href };
-}
-
 export class EncodeThreads {
   private readonly pool: Piscina;
   readonly threads: number;
 
   constructor(threads = encodeThreadCount()) {
     this.threads = Math.max(1, threads);
-    this.pool = new Piscina({ ...workerSpec(), minThreads: this.threads, maxThreads: this.threads });
+    const worker = workerModule(import.meta.url, 'encode-worker');
+    this.pool = new Piscina({ filename: worker.url.href, workerData: worker.workerData, minThreads: this.threads, maxThreads: this.threads });
   }
 
   /**
