@@ -9,7 +9,7 @@
  * register between the services and the routes; the operator dashboard (api/admin)
  * only when METEOPUNTO_ADMIN_TOKEN and REDIS_URL are set.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TileStore } from '../tiles/read/reader.js';
 import errorsPlugin from './plugins/errors.js';
 import timingPlugin from './plugins/timing.js';
@@ -31,6 +31,7 @@ import rootRoutes from './routes/root.js';
 import { withRedaction } from './log-redaction.js';
 import { secretValues } from '../config/redaction.js';
 import { RequestLines } from './request-log.js';
+import { isWarmUpRequest } from './weather/start-warm.js';
 import { clientErrorHandler, frameworkErrors, refuseConnect, requireHttp1 } from './client-errors.js';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js';
 import { processEnv } from '../config/process-env.js';
@@ -68,7 +69,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // Every log line passes the redaction rule, with the environment's credentials (operator token, ...) removed (./log-redaction.ts).
     logger: withRedaction(opts.logger ?? false, secretValues(env)),
-    ...(opts.requestLines ? { logController: new RequestLines() } : {}),
+    // A start warm-up's own requests are not logged, every other one is (./weather/start-warm.ts).
+    logController: opts.requestLines ? new RequestLines({ disableRequestLogging: isWarmUpRequest }) : new LogController({ disableRequestLogging: isWarmUpRequest }),
     trustProxy: opts.trustProxy ?? false,
     // verbose: validation errors carry the schema and value, for 400 messages that name bounds.
     ajv: { customOptions: { verbose: true } },

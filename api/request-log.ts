@@ -43,6 +43,8 @@ export class RequestLines extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    // As Fastify's own line: not for a request the controller's disableRequestLogging leaves out (api/app.ts).
+    if (this.isLogDisabled(request)) return;
     const line = `${request.method} ${redactSecrets(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`;
     if (error) reply.log.error({ err: error }, line);
     else reply.log.info(line);

@@ -5,8 +5,17 @@
  * block nor code V8 has not compiled yet. /healthz answers 503 `warming`
  * from before `listen` until all of it is done (`startWarming`, read by
  * api/routes/health.ts), then one line says what was warmed.
+ *
+ * The warm-up's own requests are not logged, everything else is, as
+ * configured: its lookups are no requests, and its GETs of `/` carry
+ * {@link WARM_UP_HEADER} with a random token of this process, which
+ * {@link isWarmUpRequest} (api/app.ts's log controller) recognises while a
+ * warm-up runs. A client cannot know the token, so cannot silence its own
+ * requests' lines.
  */
 import type { FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { warmAppAnswers, type AnswerWarmReport } from './warm-answers.js';
 import { warmHttp, type HttpWarmReport } from './warm-http.js';
@@ -21,20 +30,30 @@ declare module 'fastify' {
   }
 }
 
-/** Levels at which Fastify logs every request (two lines each with its own logger). */
-const PER_REQUEST_LEVELS = new Set(['info', 'debug', 'trace']);
+/** The header of the warm-up's GETs (lower case, as Node gives request headers). */
+export const WARM_UP_HEADER = 'x-meteopunto-warm-up';
+
+/** Its value: 128 random bits drawn when the process loads this module, sent only to the server's own address. */
+const WARM_UP_TOKEN = randomBytes(16).toString('hex');
+
+/** Warm-ups running in this process: while none runs (almost always), no request is one of theirs. */
+let warmUps = 0;
 
 /**
- * `fn` with the app's log at warn at most: the warm-up's thousands of requests would log two lines each at info.
- * A client request answered meanwhile (before ready, so rare) is logged at warn and above only.
+ * Whether `req` is one of a running start warm-up's own requests, which are not logged: thousands of GETs would
+ * log two lines each at info. A client's request answered meanwhile logs as any other.
  */
-async function quietly<T>(app: FastifyInstance, fn: () => Promise<T>): Promise<T> {
-  const level = app.log.level;
-  if (PER_REQUEST_LEVELS.has(level)) app.log.level = 'warn';
+export function isWarmUpRequest(req: { readonly headers: IncomingHttpHeaders }): boolean {
+  return warmUps > 0 && req.headers[WARM_UP_HEADER] === WARM_UP_TOKEN;
+}
+
+/** `fn` with the warm-up's requests recognised (all of a warm-up's run: a client's request meanwhile is logged even if it guesses). */
+async function recognisingWarmUps<T>(fn: () => Promise<T>): Promise<T> {
+  warmUps++;
   try {
     return await fn();
   } finally {
-    app.log.level = level;
+    warmUps--;
   }
 }
 
@@ -46,11 +65,20 @@ function ownAddress(app: FastifyInstance): { host: string; port: number } | null
   return { host: address === '0.0.0.0' ? '127.0.0.1' : address === '::' ? '::1' : address, port };
 }
 
+export interface StartWarmOptions {
+  /** The time the answers are for, ms (default now; tests freeze it). */
+  nowMs?: number;
+  /** Synthetic lookups (default warm-answers.ts's WARM_LOOKUPS). */
+  lookups?: number;
+  /** GETs of `/` (default {@link WARM_GETS}). */
+  gets?: number;
+}
+
 /** Call before `listen`: from then /healthz is not ready until the returned `run` (after `listen`) has finished. */
-export function startWarm(app: FastifyInstance): { run(): Promise<void> } {
+export function startWarm(app: FastifyInstance, opts: StartWarmOptions = {}): { run(): Promise<void> } {
   let warming = true;
   app.decorate('startWarming', () => warming);
-  const run = async () => {
+  const warmUp = async () => {
     const t0 = performance.now();
     const keys = app.products.products().filter((p) => p.layout !== 'periods').map((p) => p.product);
     let blocks = 0;
@@ -68,10 +96,12 @@ export function startWarm(app: FastifyInstance): { run(): Promise<void> } {
     let answers: AnswerWarmReport | undefined;
     let http: HttpWarmReport | undefined;
     try {
-      answers = await warmAppAnswers(app);
+      answers = await warmAppAnswers(app, { ...(opts.nowMs !== undefined ? { nowMs: opts.nowMs } : {}), ...(opts.lookups !== undefined ? { lookups: opts.lookups } : {}) });
       const own = ownAddress(app);
       // Nothing to answer (no forecast covers now): the HTTP code would warm for nothing either.
-      if (own && answers.lookups > 0) http = await quietly(app, () => warmHttp(own.host, own.port, WARM_GETS));
+      if (own && answers.lookups > 0) {
+        http = await warmHttp(own.host, own.port, opts.gets ?? WARM_GETS, { headers: { [WARM_UP_HEADER]: WARM_UP_TOKEN } });
+      }
     } catch (err) {
       app.log.error({ err }, 'answer warm-up failed');
     } finally {
@@ -87,5 +117,5 @@ export function startWarm(app: FastifyInstance): { run(): Promise<void> } {
       'tile cache warm: ready',
     );
   };
-  return { run };
+  return { run: () => recognisingWarmUps(warmUp) };
 }

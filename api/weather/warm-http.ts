@@ -26,10 +26,13 @@ export interface HttpWarmReport {
 const BURST = 50;
 const STATUS_200 = 'HTTP/1.1 200 ';
 
-/** One burst of `n` GETs of `/` on a new connection to `host`:`port`; resolves with the number answered 200. */
-function burst(host: string, port: number, n: number): Promise<number> {
-  const one = `GET ${ROOT_PATH} HTTP/1.1\r\nHost: ${host}:${port}\r\n\r\n`;
-  const last = `GET ${ROOT_PATH} HTTP/1.1\r\nHost: ${host}:${port}\r\nConnection: close\r\n\r\n`;
+/**
+ * One burst of `n` GETs of `/` on a new connection to `host`:`port`, each with the header lines `extra`
+ * (each ending in CRLF); resolves with the number answered 200.
+ */
+function burst(host: string, port: number, n: number, extra: string): Promise<number> {
+  const one = `GET ${ROOT_PATH} HTTP/1.1\r\nHost: ${host}:${port}\r\n${extra}\r\n`;
+  const last = `GET ${ROOT_PATH} HTTP/1.1\r\nHost: ${host}:${port}\r\n${extra}Connection: close\r\n\r\n`;
   return new Promise((done) => {
     let ok = 0;
     // The end of the last chunk, so that a status line split between two chunks is still found.
@@ -46,10 +49,21 @@ function burst(host: string, port: number, n: number): Promise<number> {
   });
 }
 
-/** About `requests` GETs of `/` at `host`:`port` (the server's own address), `connections` at once; stops after `maxMs`. */
-export async function warmHttp(host: string, port: number, requests: number, opts: { connections?: number; maxMs?: number } = {}): Promise<HttpWarmReport> {
+/**
+ * About `requests` GETs of `/` at `host`:`port` (the server's own address), `connections` at once; stops after `maxMs`.
+ * `headers`: sent with each request besides Host (names and values without CR or LF).
+ */
+export async function warmHttp(
+  host: string,
+  port: number,
+  requests: number,
+  opts: { connections?: number; maxMs?: number; headers?: Readonly<Record<string, string>> } = {},
+): Promise<HttpWarmReport> {
   const connections = opts.connections ?? 8;
   const maxMs = opts.maxMs ?? 10_000;
+  const extra = Object.entries(opts.headers ?? {})
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   const t0 = performance.now();
   let sent = 0;
   let errors = 0;
@@ -57,7 +71,7 @@ export async function warmHttp(host: string, port: number, requests: number, opt
     while (sent < requests && performance.now() - t0 < maxMs) {
       const n = Math.min(BURST, requests - sent);
       sent += n;
-      const ok = await burst(host, port, n);
+      const ok = await burst(host, port, n, extra);
       errors += n - ok;
     }
   };
