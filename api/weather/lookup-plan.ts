@@ -19,6 +19,10 @@ export interface Selection {
   feeds: readonly string[];
   /** Per feed: the reads of it, in builder order. */
   readsOf: ReadonlyMap<string, readonly FeedRead[]>;
+  /** The same by the feed's index in `feeds`: no keyed lookup per request. */
+  readsAt: readonly (readonly FeedRead[])[];
+  /** Per feed (by index): the bit set of its reads without a `when`, read whatever the request (the others by their `when`). */
+  alwaysMask: readonly number[];
   /** Recent lookup plans (LookupPlanner.plan). */
   plans: LookupPlan[];
 }
@@ -41,6 +45,8 @@ export interface LookupPlan {
   lookups: Lookup[];
   /** Feed → its lookup (absent: no product answers it here). */
   lookupOf: Map<string, Lookup>;
+  /** Per feed of the selection (by index): the index of its lookup in `lookups`, −1 when no product answers it here. */
+  lookupAt: number[];
 }
 
 const NONE: readonly string[] = [];
@@ -74,7 +80,7 @@ export class LookupPlanner {
       const vs = this.pins[f];
       if (!vs) continue;
       const feed = selection.feeds[f]!;
-      const reads = selection.readsOf.get(feed)!.filter((_, k) => (this.readMasks[f]! & (1 << k)) !== 0);
+      const reads = selection.readsAt[f]!.filter((_, k) => (this.readMasks[f]! & (1 << k)) !== 0);
       let l = byVersion.get(vs);
       if (!l) {
         l = { vs, feedMask: 0, reads: [], static: true, variables: NONE, history: null };
@@ -91,7 +97,12 @@ export class LookupPlanner {
       const h = l.reads.find((r) => r.history)?.history;
       if (h) l.history = { offsetMs: h.offsetMs, variables: this.mergedList(l.vs, key + 1, () => l.reads.flatMap((r) => r.history?.variables ?? [])) };
     }
-    const plan: LookupPlan = { pins: this.pins.slice(0, n), readMasks: this.readMasks.slice(0, n), lookups: [...byVersion.values()], lookupOf };
+    const lookups = [...byVersion.values()];
+    const lookupAt = selection.feeds.map((feed) => {
+      const l = lookupOf.get(feed);
+      return l ? lookups.indexOf(l) : -1;
+    });
+    const plan: LookupPlan = { pins: this.pins.slice(0, n), readMasks: this.readMasks.slice(0, n), lookups, lookupOf, lookupAt };
     if (plans.length >= PLANS_KEPT) plans.shift();
     plans.push(plan);
     return plan;

@@ -137,20 +137,24 @@ export class WeatherService {
   }
 
   private prepare(req: ObserveRequest): Prepared {
-    const q: PointRequest = { lat: req.lat, lon: req.lon, altM: req.altM, timeMs: req.timeMs ?? this.clock(), timeRequested: req.timeMs !== undefined };
-    // One wall-clock reading for the whole routing: the listings and live versions re-check their files by it.
+    // One wall-clock reading for the whole routing (the listings and live versions re-check their files by it), and
+    // the request's time when it gives none and the clock is the wall clock.
     const wallMs = Date.now();
+    const timeMs = req.timeMs ?? (this.clock === Date.now ? wallMs : this.clock());
+    const q: PointRequest = { lat: req.lat, lon: req.lon, altM: req.altM, timeMs, timeRequested: req.timeMs !== undefined };
     const selection = this.select(req);
     const feeds = selection.feeds;
     const pins = this.planner.pins;
     const readMasks = this.planner.readMasks;
     let passedOver: Map<string, readonly Miss[]> | null = null;
     for (let f = 0; f < feeds.length; f++) {
-      const reads = selection.readsOf.get(feeds[f]!)!;
-      let mask = 0;
-      for (let k = 0; k < reads.length; k++) {
-        const w = reads[k]!.when;
-        if (!w || w(q)) mask |= 1 << k;
+      const reads = selection.readsAt[f]!;
+      let mask = selection.alwaysMask[f]!;
+      if (mask !== (1 << reads.length) - 1) {
+        for (let k = 0; k < reads.length; k++) {
+          const w = reads[k]!.when;
+          if (w && w(q)) mask |= 1 << k;
+        }
       }
       readMasks[f] = mask;
       pins[f] = null;
@@ -182,7 +186,9 @@ export class WeatherService {
       const readsOf = new Map<string, FeedRead[]>();
       for (const b of builders) for (const r of b.reads) (readsOf.get(r.feed) ?? readsOf.set(r.feed, []).get(r.feed)!).push(r);
       if (readsOf.size > 10) throw new Error('more than 10 feeds in one selection: widen the feed mask of WeatherService');
-      s = { builders, id: this.nextSelectionId++, feeds: [...readsOf.keys()], readsOf, plans: [] };
+      const readsAt = [...readsOf.values()];
+      const alwaysMask = readsAt.map((reads) => reads.reduce((m, r, k) => (r.when ? m : m | (1 << k)), 0));
+      s = { builders, id: this.nextSelectionId++, feeds: [...readsOf.keys()], readsOf, readsAt, alwaysMask, plans: [] };
       byMask[mask] = s;
     }
     return s;
@@ -259,8 +265,9 @@ class RequestBuild implements BuildContext {
     const f = p.selection.feeds.indexOf(name);
     let v = f < 0 ? undefined : this.views[f];
     if (v !== undefined) return v;
-    const l = p.plan.lookupOf.get(name);
-    const s = l ? this.samples[p.plan.lookups.indexOf(l)] : undefined;
+    const at = f < 0 ? -1 : p.plan.lookupAt[f]!;
+    const l = at < 0 ? undefined : p.plan.lookups[at]!;
+    const s = l ? this.samples[at] : undefined;
     v = l && s?.now ? { manifest: l.vs.manifest, timesMs: l.vs.timesMs, now: s.now, past: s.past, passedOver: p.passedOver?.get(name) ?? NO_MISSES } : null;
     if (f >= 0) this.views[f] = v;
     return v;
