@@ -1,6 +1,8 @@
 /**
  * The values of one point lookup, once its blocks are found
- * (./neighbour-blocks.ts): pass 1 gathers the raw values of every variable
+ * (./neighbour-blocks.ts): pass 0 touches one element of each block kind at
+ * each neighbour, so that a random point's cache and TLB misses are in flight
+ * together rather than met one kind at a time; pass 1 gathers the raw values of every variable
  * at the four neighbours and both steps (the loads overlap), pass 2 computes
  * each by its rule (bilinear or nearest; masked ones are left to
  * ./masked-values.ts). Each pass is its own small method: inside one large
@@ -20,6 +22,8 @@ export class PointValues {
   raw = new Float64Array(8 * 32);
   // Computed values in list order, before the list builds its result object.
   private out: (number | null)[] = [];
+  /** Sum of the elements pass 0 touched, kept so that its loads are not optimised away (never read). */
+  touched = 0;
 
   /**
    * Pass 1: raw values of the list's variables and helpers from `bl` (./neighbour-blocks.ts); an interval variable
@@ -29,12 +33,40 @@ export class PointValues {
     const vars = list.vars;
     const nAll = vars.length + list.aux.length;
     if (this.raw.length < 8 * nAll) this.raw = new Float64Array(8 * nAll);
+    this.touchAll(bl, vs, list.kinds, pt, k0, steps);
     for (let n = 0; n < vars.length; n++) {
       const v = vars[n]!;
       if (v !== null && v.interval) this.gather(bl, vs, v, pt, kI, kI, 0, 8 * n, steps);
       else this.gather(bl, vs, v, pt, k0, k1, w, 8 * n, steps);
     }
     for (let a = 0; a < list.aux.length; a++) this.gather(bl, vs, list.aux[a]!, pt, 0, 0, 0, 8 * (vars.length + a), steps);
+  }
+
+  /**
+   * Pass 0: one element of each block kind at each neighbour (member 0, step k0), in a loop short enough that the
+   * CPU has every load in flight at once: on a random point these are the lookup's cache and TLB misses, which the
+   * gather pass would otherwise meet one kind at a time, each stalling it.
+   */
+  private touchAll(bl: (ChunkData | undefined)[], vs: VersionState, kinds: number, pt: PointMemo, k0: number, nT: number): void {
+    const off = pt.cellOff;
+    let sum = 0;
+    for (let kind = 0; kinds >>> kind !== 0; kind++) {
+      if ((kinds & (1 << kind)) === 0) continue;
+      const k = vs.kinds[kind]!;
+      const nm = vs.members[kind]!.length;
+      let stride: number;
+      let i: number;
+      if (vs.planar) {
+        stride = 1;
+        i = k.isStatic ? 0 : k0 * vs.cy * vs.cx;
+      } else {
+        stride = k.isStatic ? nm : nT * nm;
+        i = k.isStatic ? 0 : k0 * nm;
+      }
+      const b = 4 * kind;
+      sum += k.int16 ? touchInt16(bl, b, off, stride, i) : touchFloat32(bl, b, off, stride, i);
+    }
+    this.touched = sum;
   }
 
   /** Pass 2, every variable bilinear over any neighbour (no mask, no nearest): the common case. */
@@ -104,6 +136,14 @@ export class PointValues {
     if (v.int16) gatherInt16(bl[b] as Int16Array, bl[b + 1] as Int16Array, bl[b + 2] as Int16Array, bl[b + 3] as Int16Array, off, stride, i0, i1, wt, this.raw, at);
     else gatherFloat32(bl[b] as Float32Array, bl[b + 1] as Float32Array, bl[b + 2] as Float32Array, bl[b + 3] as Float32Array, off, stride, i0, i1, wt, this.raw, at);
   }
+}
+
+function touchInt16(bl: (ChunkData | undefined)[], b: number, off: Int32Array, stride: number, i: number): number {
+  return (bl[b] as Int16Array)[off[0]! * stride + i]! + (bl[b + 1] as Int16Array)[off[1]! * stride + i]! + (bl[b + 2] as Int16Array)[off[2]! * stride + i]! + (bl[b + 3] as Int16Array)[off[3]! * stride + i]!;
+}
+
+function touchFloat32(bl: (ChunkData | undefined)[], b: number, off: Int32Array, stride: number, i: number): number {
+  return (bl[b] as Float32Array)[off[0]! * stride + i]! + (bl[b + 1] as Float32Array)[off[1]! * stride + i]! + (bl[b + 2] as Float32Array)[off[2]! * stride + i]! + (bl[b + 3] as Float32Array)[off[3]! * stride + i]!;
 }
 
 /** Interval variables whose fixed interval ends before the asked time is reached (`gapMs` before their step): null, not another interval's value. */
