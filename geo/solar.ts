@@ -74,25 +74,32 @@ export function solarGeometry(time: Date, lat: number, lon: number): SolarGeomet
  * asks it at its valid time (the condition's day or night, the clear-sky UV
  * index) and at the middle of the radiation step (WBGT, the UV cloud factor).
  * One per answer (api/weather/service.ts), passed down to the fields; the
- * results are read-only, so the fields share them.
+ * results are read-only, so the fields share them. The point's sin φ and
+ * cos φ are taken once for both instants.
  */
 export class SunAtPoint {
   private ms0 = NaN;
   private sun0: SolarGeometry | null = null;
   private ms1 = NaN;
   private sun1: SolarGeometry | null = null;
+  private readonly sinPhi: number;
+  private readonly cosPhi: number;
 
   /** `lat`, `lon`: degrees north / east. */
   constructor(
     readonly lat: number,
     readonly lon: number,
-  ) {}
+  ) {
+    const phi = lat * DEG;
+    this.sinPhi = Math.sin(phi);
+    this.cosPhi = Math.cos(phi);
+  }
 
   /** The solar geometry at `timeMs` (ms since the epoch, UTC); the first two instants asked are kept. */
   at(timeMs: number): SolarGeometry {
     if (timeMs === this.ms0) return this.sun0!;
     if (timeMs === this.ms1) return this.sun1!;
-    const g = computeGeometry(timeMs, this.lat, this.lon);
+    const g = seenFrom(ephemeris(timeMs), this.sinPhi, this.cosPhi, this.lon);
     if (this.sun0 === null) {
       this.ms0 = timeMs;
       this.sun0 = g;
@@ -104,7 +111,55 @@ export class SunAtPoint {
   }
 }
 
+/** The part of the solar position that depends on the instant alone (Meeus 1998 ch. 25, 12 and 22). */
+interface Ephemeris {
+  /** The instant, ms since the epoch (UTC). */
+  readonly ms: number;
+  /** Apparent declination δ, rad, with its sine, cosine and tangent. */
+  readonly decl: number;
+  readonly sinDecl: number;
+  readonly cosDecl: number;
+  readonly tanDecl: number;
+  /** Apparent sidereal time at Greenwich, degrees (unreduced). */
+  readonly gast: number;
+  /** Apparent right ascension, degrees. */
+  readonly ra: number;
+  readonly distanceAu: number;
+  readonly equationOfTimeMin: number;
+}
+
+/**
+ * The ephemerides of the last two instants asked. Every point of the same
+ * instant shares them: the answers of a batch are at one clock reading
+ * (`now`, to the millisecond) and at the middle of its radiation step, so the
+ * seventeen trigonometric calls of the instant's part are made once for all
+ * of them; a point's own part is eight. A cache of a pure function: what it
+ * returns is what computing again would (read-only objects).
+ */
+let eph0: Ephemeris | null = null;
+let eph1: Ephemeris | null = null;
+
+function ephemeris(ms: number): Ephemeris {
+  if (eph0 !== null && eph0.ms === ms) return eph0;
+  if (eph1 !== null && eph1.ms === ms) {
+    // Most recent first: the next instant replaces the older.
+    const e = eph1;
+    eph1 = eph0;
+    eph0 = e;
+    return e;
+  }
+  const e = computeEphemeris(ms);
+  eph1 = eph0;
+  eph0 = e;
+  return e;
+}
+
 function computeGeometry(ms: number, lat: number, lon: number): SolarGeometry {
+  const phi = lat * DEG;
+  return seenFrom(ephemeris(ms), Math.sin(phi), Math.cos(phi), lon);
+}
+
+function computeEphemeris(ms: number): Ephemeris {
   const jdUt = ms / 86_400_000 + 2_440_587.5;
   const dUt = jdUt - 2_451_545.0;
   const t = (dUt + DELTA_T_S / 86_400) / 36_525;
@@ -134,22 +189,27 @@ function computeGeometry(ms: number, lat: number, lon: number): SolarGeometry {
   const gmst = 280.46061837 + 360.98564736629 * dUt + tUt * tUt * (0.000387933 - tUt / 38_710_000);
   const nutLon = -0.00478 * Math.sin(omega);
   const gast = gmst + nutLon * Math.cos(eps);
-  const hourAngle = wrap180(gast + lon - ra);
-
-  const phi = lat * DEG;
-  const h = hourAngle * DEG;
-  const cosZ = Math.sin(phi) * Math.sin(decl) + Math.cos(phi) * Math.cos(decl) * Math.cos(h);
-  let zenith = Math.acos(Math.max(-1, Math.min(1, cosZ))) / DEG;
-  // Topocentric parallax: the Sun appears lower by 8.794″·sin z / R.
-  zenith += ((8.794 / 3600) * Math.sin(zenith * DEG)) / distanceAu;
-
-  const azimuth = mod360(
-    Math.atan2(Math.sin(h), Math.cos(h) * Math.sin(phi) - Math.tan(decl) * Math.cos(phi)) / DEG + 180,
-  );
 
   const equationOfTimeMin = 4 * wrap180(l0 - 0.0057183 - ra + nutLon * Math.cos(eps));
+  return { ms, decl, sinDecl: Math.sin(decl), cosDecl: Math.cos(decl), tanDecl: Math.tan(decl), gast, ra, distanceAu, equationOfTimeMin };
+}
 
-  return { zenith, azimuth, declination: decl / DEG, hourAngle, distanceAu, equationOfTimeMin };
+/**
+ * The Sun of an ephemeris seen from a point (sin φ, cos φ of its latitude; λ its longitude, degrees east):
+ *   H = θ + λ − α;  cos z = sin φ sin δ + cos φ cos δ cos H;  azimuth from atan2(sin H, cos H sin φ − tan δ cos φ)
+ */
+function seenFrom(eph: Ephemeris, sinPhi: number, cosPhi: number, lon: number): SolarGeometry {
+  const hourAngle = wrap180(eph.gast + lon - eph.ra);
+  const h = hourAngle * DEG;
+  const cosH = Math.cos(h);
+  const cosZ = sinPhi * eph.sinDecl + cosPhi * eph.cosDecl * cosH;
+  let zenith = Math.acos(Math.max(-1, Math.min(1, cosZ))) / DEG;
+  // Topocentric parallax: the Sun appears lower by 8.794″·sin z / R.
+  zenith += ((8.794 / 3600) * Math.sin(zenith * DEG)) / eph.distanceAu;
+
+  const azimuth = mod360(Math.atan2(Math.sin(h), cosH * sinPhi - eph.tanDecl * cosPhi) / DEG + 180);
+
+  return { zenith, azimuth, declination: eph.decl / DEG, hourAngle, distanceAu: eph.distanceAu, equationOfTimeMin: eph.equationOfTimeMin };
 }
 
 /**

@@ -55,6 +55,26 @@ describe('solarPosition', () => {
   });
 });
 
+describe('the instant shared by many points', () => {
+  it('gives each point and instant the same geometry whatever was asked before (instants interleaved)', () => {
+    const instants = ['2026-11-27T11:20:00Z', '2026-11-27T10:50:00Z', '2026-06-21T04:00:00Z'].map((iso) => Date.parse(iso));
+    const points = Array.from({ length: 40 }, (_, k) => [36 + (k * 0.27) % 11, 6.5 + (k * 0.61) % 12.5] as const);
+    // First each instant for every point in a row, then the instants in turn per point (as answers ask them).
+    const inRows = instants.map((ms) => points.map(([lat, lon]) => solarGeometry(new Date(ms), lat, lon)));
+    points.forEach(([lat, lon], k) => {
+      const sun = new SunAtPoint(lat, lon);
+      instants.forEach((ms, i) => {
+        expect(sun.at(ms)).toEqual(inRows[i]![k]);
+        expect(solarGeometry(new Date(ms), lat, lon)).toEqual(inRows[i]![k]);
+      });
+    });
+    // The instants differ: declination 2026-11-27 about −21.2°, 2026-06-21 about +23.4°.
+    expect(inRows[0]![0]!.declination).toBeCloseTo(-21.2, 0);
+    expect(inRows[2]![0]!.declination).toBeCloseTo(23.4, 0);
+    expect(inRows[0]![0]!.zenith).not.toBe(inRows[1]![0]!.zenith);
+  });
+});
+
 describe('SunAtPoint: the Sun of one answer', () => {
   // Rome at a valid time, the middle of its radiation step, and a third instant (not kept).
   const at = ['2024-06-21T12:00:00Z', '2024-06-21T11:30:00Z', '2024-12-21T07:00:00Z'].map((iso) => Date.parse(iso));
