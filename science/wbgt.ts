@@ -114,6 +114,9 @@ export function stabilityClass(daytime: boolean, speedMs: number, solarWm2: numb
 
 const URBAN_EXPONENTS: readonly number[] = [0.15, 0.15, 0.2, 0.25, 0.3, 0.3];
 const RURAL_EXPONENTS: readonly number[] = [0.07, 0.07, 0.1, 0.15, 0.35, 0.55];
+/** (2/10)^p of each class: the NWP's 10 m wind, the height every weather answer gives, without a power per call. */
+const URBAN_FACTORS_10M: readonly number[] = URBAN_EXPONENTS.map((p) => (2 / 10) ** p);
+const RURAL_FACTORS_10M: readonly number[] = RURAL_EXPONENTS.map((p) => (2 / 10) ** p);
 
 /**
  * Wind speed at 2 m from another height by the power law of EPA-454/5-99-005:
@@ -121,6 +124,10 @@ const RURAL_EXPONENTS: readonly number[] = [0.07, 0.07, 0.1, 0.15, 0.35, 0.55];
  * rural .07 .07 .10 .15 .35 .55), floored at 0.13 m/s.
  */
 export function windSpeedAt2m(speedMs: number, heightM: number, stability: number, urban: boolean): number {
+  if (heightM === 10) {
+    const f = (urban ? URBAN_FACTORS_10M : RURAL_FACTORS_10M)[stability - 1];
+    if (f !== undefined) return Math.max(speedMs * f, 0.13);
+  }
   const p = (urban ? URBAN_EXPONENTS : RURAL_EXPONENTS)[stability - 1] ?? 0.15;
   return Math.max(speedMs * (2 / heightM) ** p, 0.13);
 }
@@ -136,23 +143,49 @@ export function windSpeedAt2m(speedMs: number, heightM: number, stability: numbe
  */
 export function wbgt(input: WbgtInput): { sun: number; shade: number } {
   // The psychrometric wet bulb is not part of WBGT; skipping it saves a third of the work on grids.
-  const d = compute(input, false);
-  return { sun: d.sun.wbgt, shade: d.shade.wbgt };
+  // Only the two WBGT values: no parts objects (one answer's WBGT is the largest cost of its fields).
+  const c = conditions(input);
+  if (c === null) return { sun: NaN, shade: NaN };
+  const { air, wickStart, solar, fdir, cza } = c;
+  const tC = input.temperature;
+  const sun = wbgtOf(air, globeSolarTerm(solar, fdir, cza), wickSolarTerm(solar, fdir, cza), wickStart, tC);
+  const shade = solar > 0 ? wbgtOf(air, globeSolarTerm(0, 0, cza), wickSolarTerm(0, 0, cza), wickStart, tC) : sun;
+  return { sun, shade };
 }
 
 /** {@link wbgt} with globe and wet-bulb temperatures and the intermediate quantities. */
 export function wbgtDetail(input: WbgtInput): WbgtDetail {
-  return compute(input, true);
+  const c = conditions(input);
+  if (c === null) {
+    return { sun: nanParts(), shade: nanParts(), windSpeed2m: NaN, cosZenith: NaN, directFraction: NaN, solarUsed: NaN };
+  }
+  const { air, wickStart, solar, fdir, cza } = c;
+  const tC = input.temperature;
+  const sun = parts(air, globeSolarTerm(solar, fdir, cza), wickSolarTerm(solar, fdir, cza), wickStart, tC);
+  const shade = solar > 0 ? parts(air, globeSolarTerm(0, 0, cza), wickSolarTerm(0, 0, cza), wickStart, tC) : sun;
+  return { sun, shade, windSpeed2m: c.speed, cosZenith: cza, directFraction: fdir, solarUsed: solar };
 }
 
-function compute(input: WbgtInput, withPsychrometric: boolean): WbgtDetail {
+/** What the (up to) four balances of one input share. */
+interface Conditions {
+  air: LiljegrenAir;
+  /** The wick's first estimate, K. */
+  wickStart: number;
+  /** Irradiance after the clear-sky cap, W/m², its direct fraction, and cos θ. */
+  solar: number;
+  fdir: number;
+  cza: number;
+  /** Wind at 2 m, m/s. */
+  speed: number;
+}
+
+/** The air state and solar parameters of an input; null when an input is not finite or not physical. */
+function conditions(input: WbgtInput): Conditions | null {
   const { temperature, relativeHumidity, pressure, windSpeed, windHeight, shortwaveRadiation } = input;
   const finite =
     Number.isFinite(temperature) && Number.isFinite(relativeHumidity) && Number.isFinite(pressure) &&
     Number.isFinite(windSpeed) && Number.isFinite(windHeight) && Number.isFinite(shortwaveRadiation);
-  if (!finite || windHeight <= 0 || pressure <= 0) {
-    return { sun: nanParts(), shade: nanParts(), windSpeed2m: NaN, cosZenith: NaN, directFraction: NaN, solarUsed: NaN };
-  }
+  if (!finite || windHeight <= 0 || pressure <= 0) return null;
   const geo = input.sun ?? solarGeometry(input.time, input.lat, input.lon);
   const cza = Math.cos((geo.zenith * Math.PI) / 180);
   const { solar, fdir } = solarParameters(Math.max(0, shortwaveRadiation), cza, geo.distanceAu);
@@ -166,20 +199,24 @@ function compute(input: WbgtInput, withPsychrometric: boolean): WbgtDetail {
   // their solar terms, so the air's properties, film coefficients and the wick's first estimate
   // are computed once for the (up to) four balances.
   const air = liljegrenAir(temperature + 273.15, rh, pressure, speed);
-  const wickStart = wickStartK(air);
-  const sun = parts(air, globeSolarTerm(solar, fdir, cza), wickSolarTerm(solar, fdir, cza), wickStart, temperature, withPsychrometric);
-  const shade = solar > 0 ? parts(air, globeSolarTerm(0, 0, cza), wickSolarTerm(0, 0, cza), wickStart, temperature, withPsychrometric) : sun;
-  return { sun, shade, windSpeed2m: speed, cosZenith: cza, directFraction: fdir, solarUsed: solar };
+  return { air, wickStart: wickStartK(air), solar, fdir, cza, speed };
 }
 
 function nanParts(): WbgtParts {
   return { globe: NaN, naturalWetBulb: NaN, psychrometricWetBulb: NaN, wbgt: NaN };
 }
 
-/** One radiative case: the globe from the air temperature, the wick from `wickStart` (as globeTemperature / wetBulbTemperature). */
-function parts(air: LiljegrenAir, globeSolar: number, wickSolar: number, wickStart: number, tC: number, withPsychrometric: boolean): WbgtParts {
+/** WBGT = 0.7 Tnwb + 0.2 Tg + 0.1 Ta (ISO 7243:2017 outdoor form) of one radiative case, °C (as {@link parts}). */
+function wbgtOf(air: LiljegrenAir, globeSolar: number, wickSolar: number, wickStart: number, tC: number): number {
   const globe = solveGlobe(air, globeSolar, air.tK) - 273.15;
   const naturalWetBulb = solveWetBulb(air, wickSolar, true, wickStart) - 273.15;
-  const psychrometricWetBulb = withPsychrometric ? solveWetBulb(air, wickSolar, false, wickStart) - 273.15 : NaN;
+  return 0.7 * naturalWetBulb + 0.2 * globe + 0.1 * tC;
+}
+
+/** One radiative case: the globe from the air temperature, the wick from `wickStart` (as globeTemperature / wetBulbTemperature). */
+function parts(air: LiljegrenAir, globeSolar: number, wickSolar: number, wickStart: number, tC: number): WbgtParts {
+  const globe = solveGlobe(air, globeSolar, air.tK) - 273.15;
+  const naturalWetBulb = solveWetBulb(air, wickSolar, true, wickStart) - 273.15;
+  const psychrometricWetBulb = solveWetBulb(air, wickSolar, false, wickStart) - 273.15;
   return { globe, naturalWetBulb, psychrometricWetBulb, wbgt: 0.7 * naturalWetBulb + 0.2 * globe + 0.1 * tC };
 }

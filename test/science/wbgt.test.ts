@@ -59,6 +59,21 @@ describe('wbgt (Liljegren et al. 2008)', () => {
     expect(wbgtDetail({ ...noon, windHeight: 2, windSpeed: 3 }).windSpeed2m).toBe(3);
   });
 
+  it('takes the power-law exponent of each class from 10 m as from any other height (EPA-454/5-99-005 table 6-6)', () => {
+    // Classes A..F: urban .15 .15 .20 .25 .30 .30, rural .07 .07 .10 .15 .35 .55.
+    const urban = [0.15, 0.15, 0.2, 0.25, 0.3, 0.3];
+    const rural = [0.07, 0.07, 0.1, 0.15, 0.35, 0.55];
+    for (let cls = 1; cls <= 6; cls++) {
+      for (const [isUrban, p] of [[true, urban[cls - 1]!], [false, rural[cls - 1]!]] as const) {
+        expect(windSpeedAt2m(7, 10, cls, isUrban), `class ${cls}, urban ${isUrban}`).toBeCloseTo(7 * Math.pow(0.2, p), 13);
+        expect(windSpeedAt2m(7, 25, cls, isUrban), `class ${cls} from 25 m`).toBeCloseTo(7 * Math.pow(0.08, p), 13);
+      }
+    }
+    // Outside the table: the neutral exponent 0.15 at any height.
+    expect(windSpeedAt2m(7, 10, 7, false)).toBeCloseTo(7 * Math.pow(0.2, 0.15), 13);
+    expect(windSpeedAt2m(0.1, 10, 1, false)).toBe(0.13);
+  });
+
   it('returns NaN for missing inputs', () => {
     expect(wbgt({ ...noon, temperature: NaN }).sun).toBeNaN();
     expect(wbgt({ ...noon, pressure: 0 }).shade).toBeNaN();
