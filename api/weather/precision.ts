@@ -27,12 +27,17 @@ export const DECIMALS = {
   elapsed_ms: 3,
 } as const;
 
+/** 10^d for d = 0…6. */
+const SCALES: readonly number[] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000];
+
 /**
  * Round half away from zero to `decimals` places (symmetric for negative
  * temperatures, unlike Math.round), never returning −0.
  */
 export function roundTo(value: number, decimals: number): number {
-  const f = 10 ** decimals;
+  // 10^d from a table for the decimals the answers use: a power is a call into the C library, and an
+  // answer rounds some thirty values. The same doubles (10 ** d is exact for these d).
+  const f = SCALES[decimals] ?? 10 ** decimals;
   const r = (Math.sign(value) * Math.round(Math.abs(value) * f)) / f;
   return r === 0 ? 0 : r;
 }

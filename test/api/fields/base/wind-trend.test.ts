@@ -64,4 +64,14 @@ describe('3-hour trend', () => {
     expect(roundTo(-2.25, 1)).toBe(-2.3);
     expect(roundTo(2.25, 1)).toBe(2.3);
   });
+
+  it('rounds to any number of decimals, in the table of scales and beyond it', () => {
+    expect(roundTo(1013.46, 0)).toBe(1013);
+    expect(roundTo(-0.125, 2)).toBe(-0.13);
+    expect(roundTo(0.0125, 3)).toBe(0.013);
+    expect(roundTo(1.23456789, 6)).toBe(1.234568);
+    expect(roundTo(1.234567891, 8)).toBe(1.23456789);
+    expect(roundTo(1250, -2)).toBe(1300);
+    expect(roundTo(-1250, -2)).toBe(-1300);
+  });
 });
