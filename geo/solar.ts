@@ -111,47 +111,39 @@ export class SunAtPoint {
   }
 }
 
-/** The part of the solar position that depends on the instant alone (Meeus 1998 ch. 25, 12 and 22). */
-interface Ephemeris {
-  /** The instant, ms since the epoch (UTC). */
-  readonly ms: number;
-  /** Apparent declination δ, rad, with its sine, cosine and tangent. */
-  readonly decl: number;
-  readonly sinDecl: number;
-  readonly cosDecl: number;
-  readonly tanDecl: number;
-  /** Apparent sidereal time at Greenwich, degrees (unreduced). */
-  readonly gast: number;
-  /** Apparent right ascension, degrees. */
-  readonly ra: number;
-  readonly distanceAu: number;
-  readonly equationOfTimeMin: number;
-}
-
 /**
- * The ephemerides of the last two instants asked. Every point of the same
- * instant shares them: the answers of a batch are at one clock reading
- * (`now`, to the millisecond) and at the middle of its radiation step, so the
- * seventeen trigonometric calls of the instant's part are made once for all
- * of them; a point's own part is eight. A cache of a pure function: what it
- * returns is what computing again would (read-only objects).
+ * The part of the solar position that depends on the instant alone (Meeus
+ * 1998 ch. 25, 12 and 22), for the last two instants asked, in slots of
+ * EPHEMERIS_FIELDS doubles (unboxed: a miss allocates nothing more than the
+ * geometry did). Every point of the same instant shares them: the answers of
+ * a batch are at one clock reading (`now`, to the millisecond) and at the
+ * middle of its radiation step, so the seventeen trigonometric calls of the
+ * instant's part are made once for all of them; a point's own part is eight.
+ * A cache of a pure function: what it gives is what computing again would.
  */
-let eph0: Ephemeris | null = null;
-let eph1: Ephemeris | null = null;
+const EPHEMERIS_FIELDS = 10;
+/** Offsets in a slot: the instant (ms, UTC); apparent declination δ (rad), sin δ, cos δ, tan δ; apparent sidereal time at Greenwich (degrees, unreduced); apparent right ascension (degrees); Earth–Sun distance (AU); equation of time (min). */
+const MS = 0;
+const DECL = 1;
+const SIN_DECL = 2;
+const COS_DECL = 3;
+const TAN_DECL = 4;
+const GAST = 5;
+const RA = 6;
+const DISTANCE = 7;
+const EOT = 8;
+const slots = new Float64Array(2 * EPHEMERIS_FIELDS).fill(NaN);
+/** The slot written last (the other is replaced next). */
+let newest = 0;
 
-function ephemeris(ms: number): Ephemeris {
-  if (eph0 !== null && eph0.ms === ms) return eph0;
-  if (eph1 !== null && eph1.ms === ms) {
-    // Most recent first: the next instant replaces the older.
-    const e = eph1;
-    eph1 = eph0;
-    eph0 = e;
-    return e;
-  }
-  const e = computeEphemeris(ms);
-  eph1 = eph0;
-  eph0 = e;
-  return e;
+/** The offset in `slots` of the ephemeris of `ms`, computed when neither slot holds it. */
+function ephemeris(ms: number): number {
+  if (slots[newest + MS] === ms) return newest;
+  const other = EPHEMERIS_FIELDS - newest;
+  if (slots[other + MS] === ms) return other;
+  computeEphemeris(ms, other);
+  newest = other;
+  return other;
 }
 
 function computeGeometry(ms: number, lat: number, lon: number): SolarGeometry {
@@ -159,7 +151,8 @@ function computeGeometry(ms: number, lat: number, lon: number): SolarGeometry {
   return seenFrom(ephemeris(ms), Math.sin(phi), Math.cos(phi), lon);
 }
 
-function computeEphemeris(ms: number): Ephemeris {
+/** The instant's part (see {@link solarGeometry} for the equations), into the slot at `at`. */
+function computeEphemeris(ms: number, at: number): void {
   const jdUt = ms / 86_400_000 + 2_440_587.5;
   const dUt = jdUt - 2_451_545.0;
   const t = (dUt + DELTA_T_S / 86_400) / 36_525;
@@ -190,26 +183,36 @@ function computeEphemeris(ms: number): Ephemeris {
   const nutLon = -0.00478 * Math.sin(omega);
   const gast = gmst + nutLon * Math.cos(eps);
 
-  const equationOfTimeMin = 4 * wrap180(l0 - 0.0057183 - ra + nutLon * Math.cos(eps));
-  return { ms, decl, sinDecl: Math.sin(decl), cosDecl: Math.cos(decl), tanDecl: Math.tan(decl), gast, ra, distanceAu, equationOfTimeMin };
+  const s = slots;
+  s[at + MS] = ms;
+  s[at + DECL] = decl;
+  s[at + SIN_DECL] = Math.sin(decl);
+  s[at + COS_DECL] = Math.cos(decl);
+  s[at + TAN_DECL] = Math.tan(decl);
+  s[at + GAST] = gast;
+  s[at + RA] = ra;
+  s[at + DISTANCE] = distanceAu;
+  s[at + EOT] = 4 * wrap180(l0 - 0.0057183 - ra + nutLon * Math.cos(eps));
 }
 
 /**
- * The Sun of an ephemeris seen from a point (sin φ, cos φ of its latitude; λ its longitude, degrees east):
+ * The Sun of the ephemeris at `at` seen from a point (sin φ, cos φ of its latitude; λ its longitude, degrees east):
  *   H = θ + λ − α;  cos z = sin φ sin δ + cos φ cos δ cos H;  azimuth from atan2(sin H, cos H sin φ − tan δ cos φ)
  */
-function seenFrom(eph: Ephemeris, sinPhi: number, cosPhi: number, lon: number): SolarGeometry {
-  const hourAngle = wrap180(eph.gast + lon - eph.ra);
+function seenFrom(at: number, sinPhi: number, cosPhi: number, lon: number): SolarGeometry {
+  const s = slots;
+  const hourAngle = wrap180(s[at + GAST]! + lon - s[at + RA]!);
   const h = hourAngle * DEG;
   const cosH = Math.cos(h);
-  const cosZ = sinPhi * eph.sinDecl + cosPhi * eph.cosDecl * cosH;
+  const distanceAu = s[at + DISTANCE]!;
+  const cosZ = sinPhi * s[at + SIN_DECL]! + cosPhi * s[at + COS_DECL]! * cosH;
   let zenith = Math.acos(Math.max(-1, Math.min(1, cosZ))) / DEG;
   // Topocentric parallax: the Sun appears lower by 8.794″·sin z / R.
-  zenith += ((8.794 / 3600) * Math.sin(zenith * DEG)) / eph.distanceAu;
+  zenith += ((8.794 / 3600) * Math.sin(zenith * DEG)) / distanceAu;
 
-  const azimuth = mod360(Math.atan2(Math.sin(h), cosH * sinPhi - eph.tanDecl * cosPhi) / DEG + 180);
+  const azimuth = mod360(Math.atan2(Math.sin(h), cosH * sinPhi - s[at + TAN_DECL]! * cosPhi) / DEG + 180);
 
-  return { zenith, azimuth, declination: eph.decl / DEG, hourAngle, distanceAu: eph.distanceAu, equationOfTimeMin: eph.equationOfTimeMin };
+  return { zenith, azimuth, declination: s[at + DECL]! / DEG, hourAngle, distanceAu, equationOfTimeMin: s[at + EOT]! };
 }
 
 /**
