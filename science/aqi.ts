@@ -64,7 +64,11 @@ export function europeanAqiSubIndex(
   concentrationUgM3: number,
   bands: Record<AqiPollutant, readonly number[]> = EAQI_BANDS_2024,
 ): number {
-  const e = bands[pollutant];
+  return subIndexIn(bands[pollutant], concentrationUgM3);
+}
+
+/** {@link europeanAqiSubIndex} in the band edges `e`. */
+function subIndexIn(e: readonly number[], concentrationUgM3: number): number {
   if (!(concentrationUgM3 >= e[0]!)) return NaN;
   let k = e.length - 2;
   for (let i = 1; i < e.length; i++) {
@@ -126,4 +130,51 @@ export function europeanAqi(input: AqiInput, bands = EAQI_BANDS_2024): EuropeanA
   }
   const level = levelOf(value);
   return { value, label: level?.id ?? null, labelIt: level?.it ?? null, dominant, subIndices };
+}
+
+/** {@link europeanAqi} without the sub-indices. */
+export type EuropeanAqiSummary = Omit<EuropeanAqi, 'subIndices'>;
+
+/**
+ * {@link europeanAqi} of the five pollutants with the 2024 bands, without the
+ * sub-indices (a weather answer reports the index, its level and the dominant
+ * pollutant): the same values, the pollutants taken in the order of
+ * EAQI_BANDS_2024 (a tie keeps the first), and no object grown by computed
+ * names on every answer.
+ *
+ * @returns undefined concentrations are skipped, as europeanAqi's missing ones
+ */
+export function europeanAqiSummary(
+  pm2_5: number | undefined,
+  pm10: number | undefined,
+  nitrogen_dioxide: number | undefined,
+  ozone: number | undefined,
+  sulphur_dioxide: number | undefined,
+): EuropeanAqiSummary {
+  const B = EAQI_BANDS_2024;
+  let value = NaN;
+  let dominant: AqiPollutant | null = null;
+  let s: number;
+  if (pm2_5 !== undefined && !Number.isNaN((s = subIndexIn(B.pm2_5, pm2_5))) && !(s <= value)) {
+    value = s;
+    dominant = 'pm2_5';
+  }
+  if (pm10 !== undefined && !Number.isNaN((s = subIndexIn(B.pm10, pm10))) && !(s <= value)) {
+    value = s;
+    dominant = 'pm10';
+  }
+  if (nitrogen_dioxide !== undefined && !Number.isNaN((s = subIndexIn(B.nitrogen_dioxide, nitrogen_dioxide))) && !(s <= value)) {
+    value = s;
+    dominant = 'nitrogen_dioxide';
+  }
+  if (ozone !== undefined && !Number.isNaN((s = subIndexIn(B.ozone, ozone))) && !(s <= value)) {
+    value = s;
+    dominant = 'ozone';
+  }
+  if (sulphur_dioxide !== undefined && !Number.isNaN((s = subIndexIn(B.sulphur_dioxide, sulphur_dioxide))) && !(s <= value)) {
+    value = s;
+    dominant = 'sulphur_dioxide';
+  }
+  const level = levelOf(value);
+  return { value, label: level?.id ?? null, labelIt: level?.it ?? null, dominant };
 }

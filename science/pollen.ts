@@ -76,8 +76,29 @@ export function pollenRisk(species: PollenSpecies | `${PollenSpecies}_pollen`, g
   return results.levels[grainsPerM3 >= high ? 3 : grainsPerM3 >= medium ? 2 : grainsPerM3 >= low ? 1 : 0]!;
 }
 
-/** Order of the levels, lowest first (index into POLLEN_LEVELS). */
-const RANK: Record<PollenLevel, number> = { absent: 0, low: 1, medium: 2, high: 3 };
+/**
+ * {@link pollenRisk} of one species, its class table and results looked up
+ * once: a weather answer classifies all six species (the same results).
+ *
+ * @param species 'alder' … 'ragweed'
+ * @returns grains/m³ → the class
+ */
+export function pollenClassifier(species: PollenSpecies): (grainsPerM3: number) => PollenRisk {
+  const table = POLLEN_CLASSES[species];
+  if (!table) throw new RangeError(`pollenClassifier: unknown species '${species}'`);
+  const { missing, levels } = RESULTS[species];
+  const [low, medium, high] = table.edges;
+  return (grainsPerM3) => (!(grainsPerM3 >= 0) ? missing : levels[grainsPerM3 >= high ? 3 : grainsPerM3 >= medium ? 2 : grainsPerM3 >= low ? 1 : 0]!);
+}
+
+/**
+ * Order of a level, lowest first (index into POLLEN_LEVELS; NaN for no level):
+ * by comparison, not a lookup keyed by the level (four keys at one site, in
+ * every answer with `cams`).
+ */
+function rank(level: PollenLevel): number {
+  return level === 'absent' ? 0 : level === 'low' ? 1 : level === 'medium' ? 2 : level === 'high' ? 3 : NaN;
+}
 
 /**
  * Overall pollen risk: the highest level among the species that have one;
@@ -86,11 +107,11 @@ const RANK: Record<PollenLevel, number> = { absent: 0, low: 1, medium: 2, high: 
  */
 export function overallPollenRisk(levels: Iterable<PollenLevel | null>): PollenLevel | null {
   let best: PollenLevel | null = null;
-  for (const l of levels) if (l !== null && (best === null || RANK[l] > RANK[best])) best = l;
+  for (const l of levels) if (l !== null && (best === null || rank(l) > rank(best))) best = l;
   return best;
 }
 
 /** AIA Italian class name of a level. */
 export function pollenLevelLabelIt(level: PollenLevel): string {
-  return POLLEN_LEVELS[RANK[level]]!.it;
+  return POLLEN_LEVELS[rank(level)]!.it;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { europeanAqi, europeanAqiLevel, europeanAqiSubIndex } from '../../science/index.js';
+import { europeanAqi, europeanAqiLevel, europeanAqiSubIndex, europeanAqiSummary } from '../../science/index.js';
 
 describe('europeanAqi (EEA 2024 bands, continuous sub-index)', () => {
   it('maps each band edge of the published table to a multiple of 20', () => {
@@ -36,5 +36,23 @@ describe('europeanAqi (EEA 2024 bands, continuous sub-index)', () => {
     expect(europeanAqiLevel(20.001)).toBe('fair');
     expect(europeanAqiLevel(100)).toBe('very_poor');
     expect(europeanAqiLevel(100.1)).toBe('extremely_poor');
+  });
+
+  it('summarises the five pollutants as europeanAqi does, without the sub-indices', () => {
+    // O3 130 → 65 (band 120..160 spans 60..80), PM2.5 10 → 30 (5..15 spans 20..40): ozone, 'poor'.
+    expect(europeanAqiSummary(10, undefined, NaN, 130, undefined)).toEqual({ value: europeanAqiSubIndex('ozone', 130), label: 'poor', labelIt: 'scadente', dominant: 'ozone' });
+    // A tie keeps the first of the table's order: PM2.5 15 and PM10 45 both give 40.
+    expect(europeanAqiSummary(15, 45, undefined, undefined, undefined).dominant).toBe('pm2_5');
+    expect(europeanAqiSummary(undefined, undefined, undefined, undefined, undefined)).toEqual({ value: NaN, label: null, labelIt: null, dominant: null });
+    expect(europeanAqiSummary(-1, NaN, undefined, undefined, 0)).toEqual({ value: 0, label: 'good', labelIt: 'buona', dominant: 'sulphur_dioxide' });
+    // Seeded random concentrations (some missing, NaN or negative): the same as the general function.
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const c = () => { const r = rnd(); return r < 0.1 ? undefined : r < 0.15 ? NaN : r < 0.2 ? -2 : rnd() * 400; };
+    for (let k = 0; k < 2000; k++) {
+      const [pm2_5, pm10, nitrogen_dioxide, ozone, sulphur_dioxide] = [c(), c(), c(), c(), c()];
+      const { subIndices: _, ...general } = europeanAqi({ pm2_5, pm10, nitrogen_dioxide, ozone, sulphur_dioxide });
+      expect(europeanAqiSummary(pm2_5, pm10, nitrogen_dioxide, ozone, sulphur_dioxide)).toEqual(general);
+    }
   });
 });

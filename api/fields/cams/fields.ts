@@ -7,7 +7,7 @@
  * response reports. docs/air-quality.md gives the difference measured on the
  * real CAMS file.
  */
-import { europeanAqi, overallPollenRisk, pollenLevelLabelIt, pollenRisk, type PollenLevel, type PollenSpecies } from '../../../science/index.js';
+import { europeanAqiSummary, overallPollenRisk, pollenClassifier, pollenLevelLabelIt, type PollenLevel, type PollenRisk } from '../../../science/index.js';
 import { EAQI_POLLUTANTS, POLLEN_SPECIES, type AirQualityBody, type PollenBody } from './schema.js';
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -37,7 +37,7 @@ export function airQuality(values: Values, source: string): AirQualityBody {
   const o3 = values.ozone;
   const so2 = values.sulphur_dioxide;
   // The index from the unrounded (but non-negative) concentrations.
-  const aqi = europeanAqi({ pm2_5: forIndex(pm25), pm10: forIndex(pm10), nitrogen_dioxide: forIndex(no2), ozone: forIndex(o3), sulphur_dioxide: forIndex(so2) });
+  const aqi = europeanAqiSummary(forIndex(pm25), forIndex(pm10), forIndex(no2), forIndex(o3), forIndex(so2));
   const level = aqi.label;
   return {
     eaqi: level !== null ? { value: round1(aqi.value), label: aqi.labelIt!, level } : null,
@@ -58,23 +58,31 @@ interface SpeciesBody {
   risk_it: string;
 }
 
+/** Each species' class (science/pollen.ts), its table looked up once. */
+const ALDER = pollenClassifier('alder');
+const BIRCH = pollenClassifier('birch');
+const GRASS = pollenClassifier('grass');
+const MUGWORT = pollenClassifier('mugwort');
+const OLIVE = pollenClassifier('olive');
+const RAGWEED = pollenClassifier('ragweed');
+
 /** One species' value and class, null when the source does not carry it. */
-function species(s: PollenSpecies, raw: number | null | undefined): SpeciesBody | null {
+function species(classify: (grainsPerM3: number) => PollenRisk, raw: number | null | undefined): SpeciesBody | null {
   const v = value(raw);
   if (v === null) return null;
-  const r = pollenRisk(s, v);
+  const r = classify(v);
   return { value: v, risk: r.risk!, risk_it: r.label! };
 }
 
 /** `pollen` from concentrations in grains/m³ (one literal per object, as airQuality). */
 export function pollen(values: Values, source: string): PollenBody {
   const all = {
-    alder: species('alder', values.alder_pollen),
-    birch: species('birch', values.birch_pollen),
-    grass: species('grass', values.grass_pollen),
-    mugwort: species('mugwort', values.mugwort_pollen),
-    olive: species('olive', values.olive_pollen),
-    ragweed: species('ragweed', values.ragweed_pollen),
+    alder: species(ALDER, values.alder_pollen),
+    birch: species(BIRCH, values.birch_pollen),
+    grass: species(GRASS, values.grass_pollen),
+    mugwort: species(MUGWORT, values.mugwort_pollen),
+    olive: species(OLIVE, values.olive_pollen),
+    ragweed: species(RAGWEED, values.ragweed_pollen),
   } satisfies Record<(typeof POLLEN_SPECIES)[number], SpeciesBody | null>;
   const risk = overallPollenRisk([all.alder?.risk ?? null, all.birch?.risk ?? null, all.grass?.risk ?? null, all.mugwort?.risk ?? null, all.olive?.risk ?? null, all.ragweed?.risk ?? null]);
   return { risk, risk_it: risk ? pollenLevelLabelIt(risk) : null, species: all, source };
