@@ -15,7 +15,12 @@ import {
 
 /** Slope of the saturation curve Δ = 4098 e°(T)/(T + 237.3)², kPa/°C (FAO-56 eq. 13). */
 export function saturationSlope(temperatureC: number): number {
-  return (4098 * saturationVapourPressureFao56(temperatureC)) / (temperatureC + 237.3) ** 2;
+  return slopeFromSaturation(temperatureC, saturationVapourPressureFao56(temperatureC));
+}
+
+/** {@link saturationSlope} from e°(T) already computed (the hourly ET0 has it: one exponential less). */
+function slopeFromSaturation(temperatureC: number, e0Kpa: number): number {
+  return (4098 * e0Kpa) / (temperatureC + 237.3) ** 2;
 }
 
 /** Atmospheric pressure from elevation P = 101.3 ((293 − 0.0065 z)/293)^5.26, kPa (FAO-56 eq. 7). */
@@ -28,10 +33,14 @@ export function psychrometricConstant(pressureKpa: number): number {
   return 0.000665 * pressureKpa;
 }
 
+/** ln(67.8 z − 5.42) of the NWP's 10 m wind, the height every weather answer gives. */
+const LOG_PROFILE_10M = Math.log(67.8 * 10 - 5.42);
+
 /** Wind at 2 m from height z by the log profile u2 = uz · 4.87 / ln(67.8 z − 5.42) (FAO-56 eq. 47). */
 export function windSpeed2mFao(speedMs: number, heightM: number): number {
-  return (speedMs * 4.87) / Math.log(67.8 * heightM - 5.42);
+  return (speedMs * 4.87) / (heightM === 10 ? LOG_PROFILE_10M : Math.log(67.8 * heightM - 5.42));
 }
+
 
 /** Cloudiness factor 1.35 Rs/Rso − 0.35 with Rs/Rso limited to 0.3..1 (ASCE-EWRI 2005 eq. 18). */
 function cloudinessFactor(ratio: number): number {
@@ -203,7 +212,7 @@ export function et0HourlyDetail(input: Et0HourlyInput): Et0HourlyDetail {
   const g = daytime ? 0.1 * rn : 0.5 * rn;
   const cd = input.standard === 'asce' ? (daytime ? 0.24 : 0.96) : 0.34;
   const u2 = windSpeed2mFao(input.windSpeed, input.windHeightM ?? 10);
-  const delta = saturationSlope(t);
+  const delta = slopeFromSaturation(t, e0);
   const gamma = psychrometricConstant(input.pressureKpa ?? pressureFromElevationKpa(input.elevationM));
   const et0 =
     (0.408 * delta * (rn - g) + gamma * ((37 * hours) / (t + 273)) * u2 * (e0 - ea)) / (delta + gamma * (1 + cd * u2));

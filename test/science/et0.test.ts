@@ -18,6 +18,10 @@ describe('FAO-56 building blocks', () => {
   it('reproduces FAO-56 Example 2 (P at 1800 m = 81.8 kPa) and Example 14 (u2 from 3.2 m/s at 10 m = 2.4)', () => {
     expect(pressureFromElevationKpa(1800)).toBeCloseTo(81.8, 1);
     expect(windSpeed2mFao(3.2, 10)).toBeCloseTo(2.4, 1);
+    // Eq. 47 at 10 m (ln 672.58) and at other heights alike.
+    expect(windSpeed2mFao(3.2, 10)).toBeCloseTo((3.2 * 4.87) / Math.log(672.58), 12);
+    expect(windSpeed2mFao(5, 2)).toBeCloseTo((5 * 4.87) / Math.log(130.18), 12);
+    expect(windSpeed2mFao(5, 25)).toBeCloseTo((5 * 4.87) / Math.log(1689.58), 12);
   });
 
   it('sums hourly Ra over a day to the daily Ra', () => {
