@@ -53,13 +53,16 @@ function fetchDest(request: FastifyRequest): string | undefined {
   return typeof d === 'string' ? d : undefined;
 }
 
-/** Headers every widget answer carries. */
+/**
+ * Headers every widget answer carries. Names in lower case, as Fastify stores
+ * and sends them: no new string per header and answer (api/plugins/security-headers.ts).
+ */
 function commonHeaders(reply: FastifyReply, p: Presentation): void {
-  reply.header('Content-Type', CONTENT_TYPE[p.mode]);
-  reply.header('X-Content-Type-Options', 'nosniff');
+  reply.header('content-type', CONTENT_TYPE[p.mode]);
+  reply.header('x-content-type-options', 'nosniff');
   // The body depends on the mode, which may come from Sec-Fetch-Dest.
-  reply.header('Vary', 'Sec-Fetch-Dest, X-API-Key');
-  if (p.mode === 'js') reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
+  reply.header('vary', 'Sec-Fetch-Dest, X-API-Key');
+  if (p.mode === 'js') reply.header('cross-origin-resource-policy', 'cross-origin');
 }
 
 /**
@@ -128,8 +131,8 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
       const runIso = baseRun(this, q.lat, q.lon, Date.parse(fields.valid_time));
       const p = presentationOf(q, fetchDest(request));
       commonHeaders(reply, p);
-      reply.header('Cache-Control', `private, max-age=${WIDGET_MAX_AGE_S}`);
-      if (p.mode === 'iframe') reply.header('Content-Security-Policy', iframeCsp(p, access.origins));
+      reply.header('cache-control', `private, max-age=${WIDGET_MAX_AGE_S}`);
+      if (p.mode === 'iframe') reply.header('content-security-policy', iframeCsp(p, access.origins));
       return renderWidget(widgetView(fields, { lat: q.lat, lon: q.lon, name: q.name, runIso }), p);
     },
   );
