@@ -66,19 +66,19 @@ export interface PeriodRadiation {
  *
  * With UTC clock time, Lz − Lm (degrees west) is simply the east longitude.
  *
- * @param periodStart start of the period (UTC)
+ * @param periodStart start of the period (UTC): a Date, or ms since the epoch (a weather answer's, no Date made)
  * @param periodHours length t1, hours (≤ 24)
  * @param lat latitude, degrees north
  * @param lon longitude, degrees east
  */
 export function extraterrestrialRadiationPeriod(
-  periodStart: Date,
+  periodStart: Date | number,
   periodHours: number,
   lat: number,
   lon: number,
 ): PeriodRadiation {
   // The midpoint's clock time to the second and its day, as a Date would give them (the ms truncated).
-  const mid = Math.trunc(periodStart.getTime() + (periodHours * 3_600_000) / 2);
+  const mid = Math.trunc((typeof periodStart === 'number' ? periodStart : periodStart.getTime()) + (periodHours * 3_600_000) / 2);
   const msOfDay = ((mid % 86_400_000) + 86_400_000) % 86_400_000;
   const tHours = Math.floor(msOfDay / 3_600_000) + (Math.floor(msOfDay / 60_000) % 60) / 60 + (Math.floor(msOfDay / 1000) % 60) / 3600;
   const day = dayTerms((mid - msOfDay) / 86_400_000);

@@ -140,8 +140,8 @@ export function et0DailyDetail(input: Et0DailyInput): Et0DailyDetail {
 
 /** Inputs of {@link et0Hourly}. */
 export interface Et0HourlyInput {
-  /** Start of the period (UTC); radiation and the other values are its means. */
-  periodStart: Date;
+  /** Start of the period (UTC), a Date or ms since the epoch; radiation and the other values are its means. */
+  periodStart: Date | number;
   /** Length of the period, hours (default 1). */
   periodHours?: number;
   lat: number;

@@ -15,8 +15,8 @@ import { globeSolarTerm, liljegrenAir, solveGlobe, solveWetBulb, wickSolarTerm, 
 
 /** Inputs of {@link wbgt}. */
 export interface WbgtInput {
-  /** Instant (UTC) of the (instantaneous or mid-interval) values. */
-  time: Date;
+  /** Instant (UTC) of the (instantaneous or mid-interval) values; may be left out when `sun` is given (only the Sun needs it). */
+  time?: Date;
   /** Latitude, degrees north. */
   lat: number;
   /** Longitude, degrees east. */
@@ -186,7 +186,8 @@ function conditions(input: WbgtInput): Conditions | null {
     Number.isFinite(temperature) && Number.isFinite(relativeHumidity) && Number.isFinite(pressure) &&
     Number.isFinite(windSpeed) && Number.isFinite(windHeight) && Number.isFinite(shortwaveRadiation);
   if (!finite || windHeight <= 0 || pressure <= 0) return null;
-  const geo = input.sun ?? solarGeometry(input.time, input.lat, input.lon);
+  const geo = input.sun ?? (input.time ? solarGeometry(input.time, input.lat, input.lon) : null);
+  if (geo === null) return null;
   const cza = Math.cos((geo.zenith * Math.PI) / 180);
   const { solar, fdir } = solarParameters(Math.max(0, shortwaveRadiation), cza, geo.distanceAu);
   let speed = Math.max(0, windSpeed);

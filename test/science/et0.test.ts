@@ -3,6 +3,7 @@ import {
   daylightHours,
   et0Daily,
   et0Hourly,
+  et0HourlyDetail,
   extraterrestrialRadiationDaily,
   extraterrestrialRadiationPeriod,
   pressureFromElevationKpa,
@@ -63,6 +64,17 @@ describe('et0', () => {
       windSpeed: 0.5,
     });
     expect(night).toBeGreaterThanOrEqual(0);
+  });
+
+  it('takes the period start as a Date or as ms since the epoch alike', () => {
+    for (const iso of ['2023-07-15T09:00:00Z', '2023-07-15T09:20:30.500Z', '2023-12-31T23:30:00Z']) {
+      const ms = Date.parse(iso);
+      const input = { periodHours: 1, lat: 41.9, lon: 12.5, elevationM: 20, temperatureC: 27, dewPointC: 16, shortwaveRadiation: 600, windSpeed: 2.5 };
+      expect(et0HourlyDetail({ ...input, periodStart: ms })).toEqual(et0HourlyDetail({ ...input, periodStart: new Date(ms) }));
+      expect(extraterrestrialRadiationPeriod(ms, 3, 45, 9)).toEqual(extraterrestrialRadiationPeriod(new Date(ms), 3, 45, 9));
+    }
+    // 09:00-10:00 UTC in mid-July at 41.9 N: well above zero (the Sun is high).
+    expect(extraterrestrialRadiationPeriod(Date.parse('2023-07-15T09:00:00Z'), 1, 41.9, 12.5).raMJ).toBeGreaterThan(3);
   });
 
   it('hourly sums over a clear day approach the daily value', () => {

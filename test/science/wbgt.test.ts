@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { solarGeometry } from '../../geo/solar.js';
 import {
   solarParameters,
   stabilityClass,
@@ -25,6 +26,14 @@ const noon: WbgtInput = {
 };
 
 describe('wbgt (Liljegren et al. 2008)', () => {
+  it('takes the Sun given instead of the instant, and is NaN with neither', () => {
+    const { time, ...rest } = noon;
+    const sun = solarGeometry(time!, noon.lat, noon.lon);
+    expect(wbgt({ ...rest, sun })).toEqual(wbgt(noon));
+    expect(wbgtDetail({ ...rest, sun })).toEqual(wbgtDetail(noon));
+    expect(wbgt(rest)).toEqual({ sun: NaN, shade: NaN });
+  });
+
   it('is lower in the shade than in the sun by day, and equal at night', () => {
     const day = wbgt(noon);
     expect(day.shade).toBeLessThan(day.sun - 3);

@@ -47,7 +47,7 @@ export const developerBuilder = defineBuilder({
     const uv = ctx.feed('uv')?.now.values;
     developerFields(
       {
-        time: new Date(ctx.q.timeMs),
+        timeMs: ctx.q.timeMs,
         lat: ctx.q.lat,
         lon: ctx.q.lon,
         sun: ctx.sun,

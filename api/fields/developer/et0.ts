@@ -24,7 +24,7 @@ export function et0Field(inp: DeveloperInput): Et0Body | null {
   const hours = stepHoursOf(inp);
   const p = pointPressureHpa(inp);
   const mm = et0Hourly({
-    periodStart: new Date(inp.time.getTime() - hours * 3_600_000),
+    periodStart: inp.timeMs - hours * 3_600_000,
     periodHours: hours,
     lat: inp.lat,
     lon: inp.lon,

@@ -7,15 +7,15 @@ import type { SolarPosition, SunAtPoint } from '../../../geo/solar.js';
 import { pressureAtElevation, STANDARD_LAPSE_RATE_K_PER_M } from '../../../science/index.js';
 
 export interface DeveloperInput {
-  /** Valid time of the values (the response's valid_time). */
-  time: Date;
+  /** Valid time of the values (the response's valid_time), ms since the epoch. */
+  timeMs: number;
   /** Degrees north / east. */
   lat: number;
   lon: number;
   /** The Sun at the point (api/weather/service.ts: one per answer). */
   sun: SunAtPoint;
   /**
-   * Length of the nwp step ending at `time`, hours: radiation is stored as
+   * Length of the nwp step ending at `timeMs`, hours: radiation is stored as
    * its mean over that step (see {@link radiationStepHours}). Default 1.
    */
   stepHours?: number;
@@ -88,7 +88,7 @@ export function stepHoursOf(inp: DeveloperInput): number {
 
 /** The middle of the radiation step, ms: the instant the radiation-based indices take the Sun at (as the grid). */
 export function radiationMidpointMs(inp: DeveloperInput): number {
-  return inp.time.getTime() - (stepHoursOf(inp) * 3_600_000) / 2;
+  return inp.timeMs - (stepHoursOf(inp) * 3_600_000) / 2;
 }
 
 /** Cosine of the solar zenith angle of `sun` (unclamped). */

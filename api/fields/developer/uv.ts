@@ -55,7 +55,7 @@ export function uvIndexField(inp: DeveloperInput): UvIndexBody | null {
   const ozone = nwpOzone ?? finite(inp.camsTotalOzoneDu);
   if (ozone === null) return null;
   // science/uv.ts uvIndexClearSky's formula, with the answer's Sun at the valid time.
-  const clear = uvIndexFromCosZenith(Math.cos(inp.sun.at(inp.time.getTime()).zenith * DEG), ozone);
+  const clear = uvIndexFromCosZenith(Math.cos(inp.sun.at(inp.timeMs).zenith * DEG), ozone);
   const sw = finite(inp.values.shortwave_radiation);
   const cloud = finite(inp.values.cloud_cover);
   let cmf: number;

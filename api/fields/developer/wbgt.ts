@@ -26,7 +26,7 @@ export function wbgtField(inp: DeveloperInput): WbgtBody | null {
   if (t === null || rh === null || wind === null || sw === null || p === null) return null;
   const midMs = radiationMidpointMs(inp);
   const w = wbgt({
-    time: new Date(midMs),
+    // The Sun at the step's middle, as the answer's other fields take it (no Date: only the Sun needs the instant).
     sun: inp.sun.at(midMs),
     lat: inp.lat,
     lon: inp.lon,

@@ -42,7 +42,7 @@ const WIND = Math.hypot(GRID.u, GRID.v);
 function input(z: number, over: Partial<DeveloperInput> = {}, values: Record<string, number | null> = {}): DeveloperInput {
   const t = GRID.t + 0.0065 * (GRID.z - z);
   return {
-    time: NOON,
+    timeMs: NOON.getTime(),
     lat: LAT,
     lon: LON,
     stepHours: 1,
@@ -107,7 +107,7 @@ describe('developerFields equals the library at the point', () => {
     const values = { temperature_2m: 1.5, cloud_cover: 5, shortwave_radiation: 0 };
     const at = (z: number) => {
       const t = 1.5 + 0.0065 * (GRID.z - z);
-      return developerFields(input(z, { time: night, temperatureC: t, dewPointC: dewPoint(t, 90), relativeHumidityPct: 90, windSpeed10mMs: 1 }, values), new Set(['frost']));
+      return developerFields(input(z, { timeMs: night.getTime(), temperatureC: t, dewPointC: dewPoint(t, 90), relativeHumidityPct: 90, windSpeed10mMs: 1 }, values), new Set(['frost']));
     };
     const valley = at(GRID.z).frost!;
     const hill = at(GRID.z + 500).frost!;
