@@ -17,9 +17,7 @@ export interface Selection {
   /** Small number naming the selection in numeric cache keys. */
   id: number;
   feeds: readonly string[];
-  /** Per feed: the reads of it, in builder order. */
-  readsOf: ReadonlyMap<string, readonly FeedRead[]>;
-  /** The same by the feed's index in `feeds`: no keyed lookup per request. */
+  /** Per feed, by its index in `feeds`: the reads of it, in builder order (no keyed lookup per request). */
   readsAt: readonly (readonly FeedRead[])[];
   /** Per feed (by index): the bit set of its reads without a `when`, read whatever the request (the others by their `when`). */
   alwaysMask: readonly number[];
@@ -43,8 +41,6 @@ export interface LookupPlan {
   pins: (PinnedVersion | null)[];
   readMasks: number[];
   lookups: Lookup[];
-  /** Feed → its lookup (absent: no product answers it here). */
-  lookupOf: Map<string, Lookup>;
   /** Per feed of the selection (by index): the index of its lookup in `lookups`, −1 when no product answers it here. */
   lookupAt: number[];
 }
@@ -74,35 +70,32 @@ export class LookupPlanner {
       for (let f = 0; f < n; f++) if (p.pins[f] !== this.pins[f] || p.readMasks[f] !== this.readMasks[f]) continue search;
       return p;
     }
-    const byVersion = new Map<PinnedVersion, Lookup>();
-    const lookupOf = new Map<string, Lookup>();
+    // A version's lookup by its index in `lookups`; each feed points at its version's.
+    const atVersion = new Map<PinnedVersion, number>();
+    const lookups: Lookup[] = [];
+    const lookupAt = new Array<number>(n).fill(-1);
     for (let f = 0; f < n; f++) {
       const vs = this.pins[f];
       if (!vs) continue;
-      const feed = selection.feeds[f]!;
       const reads = selection.readsAt[f]!.filter((_, k) => (this.readMasks[f]! & (1 << k)) !== 0);
-      let l = byVersion.get(vs);
-      if (!l) {
-        l = { vs, feedMask: 0, reads: [], static: true, variables: NONE, history: null };
-        byVersion.set(vs, l);
+      let at = atVersion.get(vs);
+      if (at === undefined) {
+        at = lookups.push({ vs, feedMask: 0, reads: [], static: true, variables: NONE, history: null }) - 1;
+        atVersion.set(vs, at);
       }
+      const l = lookups[at]!;
       l.feedMask |= 1 << f;
       l.reads.push(...reads);
-      lookupOf.set(feed, l);
+      lookupAt[f] = at;
     }
-    for (const l of byVersion.values()) {
+    for (const l of lookups) {
       l.static = l.reads.every((r) => r.static);
       const key = (selection.id * 1024 + l.feedMask) * 2;
       l.variables = this.mergedList(l.vs, key, () => l.reads.flatMap((r) => r.variables(l.vs.manifest)));
       const h = l.reads.find((r) => r.history)?.history;
       if (h) l.history = { offsetMs: h.offsetMs, variables: this.mergedList(l.vs, key + 1, () => l.reads.flatMap((r) => r.history?.variables ?? [])) };
     }
-    const lookups = [...byVersion.values()];
-    const lookupAt = selection.feeds.map((feed) => {
-      const l = lookupOf.get(feed);
-      return l ? lookups.indexOf(l) : -1;
-    });
-    const plan: LookupPlan = { pins: this.pins.slice(0, n), readMasks: this.readMasks.slice(0, n), lookups, lookupOf, lookupAt };
+    const plan: LookupPlan = { pins: this.pins.slice(0, n), readMasks: this.readMasks.slice(0, n), lookups, lookupAt };
     if (plans.length >= PLANS_KEPT) plans.shift();
     plans.push(plan);
     return plan;

@@ -188,7 +188,7 @@ export class WeatherService {
       if (readsOf.size > 10) throw new Error('more than 10 feeds in one selection: widen the feed mask of WeatherService');
       const readsAt = [...readsOf.values()];
       const alwaysMask = readsAt.map((reads) => reads.reduce((m, r, k) => (r.when ? m : m | (1 << k)), 0));
-      s = { builders, id: this.nextSelectionId++, feeds: [...readsOf.keys()], readsOf, readsAt, alwaysMask, plans: [] };
+      s = { builders, id: this.nextSelectionId++, feeds: [...readsOf.keys()], readsAt, alwaysMask, plans: [] };
       byMask[mask] = s;
     }
     return s;
