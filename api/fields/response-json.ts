@@ -8,7 +8,8 @@
  * the cost: a string the schema lists in an `enum` (categories, labels, risk
  * levels) is looked up, already escaped, in a Map built here, and any other
  * string equal to the last one written at its place (a product's source
- * line) reuses that JSON, instead of being scanned on every answer.
+ * line) reuses that JSON, instead of being scanned on every answer; a
+ * number's text comes from a table of recent ones (./number-text.ts).
  *
  * Only plain values take the compiled path: a finite number, a string, a
  * boolean, null where the schema allows it, a plain object. Anything else
@@ -16,6 +17,8 @@
  * gives undefined: the route then returns the object for Fastify's
  * fast-json-stringify serialiser, which answers or throws exactly as before.
  */
+
+import { numberText } from './number-text.js';
 
 interface Node {
   type?: string | string[];
@@ -55,9 +58,9 @@ export function compileResponseJson(schema: object): (body: unknown) => string |
     switch (main[0]) {
       case 'number':
         // v - v === 0: finite (NaN and ±Infinity go to fast-json-stringify, which throws or prints null).
-        return orNull(`typeof ${v} === 'number' && ${v} - ${v} === 0 ? '' + ${v} : BAIL`);
+        return orNull(`typeof ${v} === 'number' && ${v} - ${v} === 0 ? num(${v}) : BAIL`);
       case 'integer':
-        return orNull(`Number.isInteger(${v}) ? '' + ${v} : BAIL`);
+        return orNull(`Number.isInteger(${v}) ? num(${v}) : BAIL`);
       case 'boolean':
         return orNull(`${v} === true ? 'true' : ${v} === false ? 'false' : BAIL`);
       case 'string': {
@@ -85,14 +88,18 @@ export function compileResponseJson(schema: object): (body: unknown) => string |
     const props = Object.entries(n.properties ?? {}).sort(([a], [b]) => Number(required.has(b)) - Number(required.has(a)));
     const k = fns.length;
     fns.push('');
+    // When the first property is required (every object of weather.php's schema), every later one follows a comma:
+    // each key is written with its separator as one constant, no test of what came before and one string less.
+    const firstRequired = props.length > 0 && required.has(props[0]![0]);
     let body = `let j = '', v, x;\n`;
     props.forEach(([name, p], i) => {
       const key = JSON.stringify(`${JSON.stringify(name)}:`);
+      const keyed = i === 0 ? JSON.stringify(`{${JSON.stringify(name)}:`) : firstRequired ? JSON.stringify(`,${JSON.stringify(name)}:`) : `(j === '' ? '{' : ',') + ${key}`;
       body += `v = o[${JSON.stringify(name)}];\n`;
-      body += `if (v !== undefined) { x = ${valueExpr(p, 'v', `${where}.${name}`)}; if (x === BAIL) return BAIL; j += ${i === 0 ? `'{' + ${key}` : `(j === '' ? '{' : ',') + ${key}`} + x; }\n`;
+      body += `if (v !== undefined) { x = ${valueExpr(p, 'v', `${where}.${name}`)}; if (x === BAIL) return BAIL; j += ${keyed} + x; }\n`;
       if (required.has(name)) body += `else return BAIL;\n`;
     });
-    body += `return j === '' ? '{}' : j + '}';`;
+    body += firstRequired ? `return j + '}';` : `return j === '' ? '{}' : j + '}';`;
     fns[k] = `function O${k}(o) {\n${body}\n}`;
     return k;
   }
@@ -101,8 +108,8 @@ export function compileResponseJson(schema: object): (body: unknown) => string |
   const enumNames = enums.map((_, i) => `E${i}`);
   // Compiled once at startup from our own schema, as fast-json-stringify compiles its writers.
   const memoVars = Array.from({ length: memos }, (_, m) => `let L${m} = '', J${m} = '""';`).join('\n');
-  const make = new Function('BAIL', 'str', ...enumNames, `${memoVars}\n${fns.join('\n')}\nreturn function weatherJson(body) {\n  if (typeof body !== 'object' || body === null || typeof body.toJSON === 'function') return undefined;\n  const j = O${root}(body);\n  return j === BAIL ? undefined : j;\n};`);
-  return make(BAIL, jsonString, ...enums) as (body: unknown) => string | undefined;
+  const make = new Function('BAIL', 'str', 'num', ...enumNames, `${memoVars}\n${fns.join('\n')}\nreturn function weatherJson(body) {\n  if (typeof body !== 'object' || body === null || typeof body.toJSON === 'function') return undefined;\n  const j = O${root}(body);\n  return j === BAIL ? undefined : j;\n};`);
+  return make(BAIL, jsonString, numberText, ...enums) as (body: unknown) => string | undefined;
 }
 
 /** Returned by a compiled object function when a value is not plain: the body goes to fast-json-stringify. */

@@ -32,6 +32,14 @@ describe('compiled response JSON', () => {
     expect(write({ n: 1e21, level: 'low', note: null, inner: null, extra: 'not in the schema' })).toBe('{"n":1e+21,"level":"low","note":null,"inner":null}');
   });
 
+  it('writes an object without required properties, the first present one after "{" whichever it is', () => {
+    const loose = compileResponseJson({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'string' }, c: { type: 'boolean' } } });
+    expect(loose({})).toBe('{}');
+    expect(loose({ b: 'x' })).toBe('{"b":"x"}');
+    expect(loose({ c: false, b: 'x' })).toBe('{"b":"x","c":false}');
+    expect(loose({ a: -0, c: true })).toBe('{"a":0,"c":true}');
+  });
+
   it('escapes strings as JSON.stringify does, enum values included', () => {
     expect(write({ n: 1, level: 'very "high"' })).toBe('{"n":1,"level":"very \\"high\\""}');
     expect(write({ n: 1, level: 'low', note: 'a\\b\n\u0001' })).toBe('{"n":1,"level":"low","note":"a\\\\b\\n\\u0001"}');

@@ -1,0 +1,40 @@
+/**
+ * The number texts of the compiled JSON writer (api/fields/number-text.ts):
+ * whatever the table held before, the text is JSON.stringify's for the value asked.
+ */
+import { describe, expect, it } from 'vitest';
+import { numberText } from '../../../api/fields/number-text.js';
+
+/** A small deterministic generator (mulberry32), so that a failure names a reproducible value. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('numberText', () => {
+  it('prints what JSON.stringify prints, edge values included', () => {
+    const values = [0, -0, 1, -1, 0.1, 0.125, 13.5, -2.9, 1013.2, 359, 1e21, 1.5e21, -1e21, 1e-6, 1e-7, 1.2345e-7, 123456789012, 2 ** 53, Number.MAX_VALUE, Number.MIN_VALUE, -Number.MIN_VALUE];
+    for (let round = 0; round < 3; round++) for (const v of values) expect(numberText(v)).toBe(JSON.stringify(v));
+  });
+
+  it('answers each value right when many values share and replace the same slots', () => {
+    const next = rng(42);
+    // Rounded values as the answers carry them (tenths, integers, thousandths), and raw doubles; each seen several times.
+    const pool: number[] = [];
+    for (let i = 0; i < 40_000; i++) {
+      const r = next();
+      pool.push(i % 4 === 0 ? Math.round(r * 6000 - 3000) / 10 : i % 4 === 1 ? Math.round(r * 2000) : i % 4 === 2 ? Math.round(r * 5e5) / 1000 : (r - 0.5) * 10 ** Math.round(next() * 40 - 20));
+    }
+    for (let i = 0; i < 200_000; i++) {
+      const v = pool[Math.floor(next() * pool.length)]!;
+      const got = numberText(v);
+      if (got !== JSON.stringify(v)) expect(got).toBe(JSON.stringify(v));
+    }
+  });
+});
