@@ -18,6 +18,10 @@
  *    phase.
  * 5. The next BENCH_SECONDS, warm: the reference the two are read against
  *    (on a loaded machine its p99 is no better than theirs).
+ * 6. The floor (./floor.ts): the answer at the first point, captured from
+ *    the server, which then stops; replayed behind the access layer alone,
+ *    in rounds alternating with the same bare route (BENCH_SECONDS each in
+ *    all).
  *
  * Each phase's p99 and requests/s over the bare route's go to the run's
  * targets (./targets.ts); beside them, the serve process's CPU per request
@@ -39,10 +43,12 @@ import { processEnv } from '../config/process-env.js';
 import { setting } from '../config/environment.js';
 import type { PointQuery } from '../api/weather/service.js';
 import { benchAccessEnv, createBenchKey } from './api-key.js';
-import { load, measureWith } from './http.js';
-import type { LoadResult } from './rounds.js';
+import { load, measureWith, pathsOf, type HttpBenchOptions } from './http.js';
+import { combineRounds, ROUNDS, type LoadResult } from './rounds.js';
+import { floorAgainstBare, floorPath, withFloorServer, type FloorResult, type FloorSource, type Running } from './floor.js';
+import type { ReplayRoute } from './replay.js';
 import { withServer } from './servers.js';
-import { COLD_PHASE_TARGET, type Check } from './targets.js';
+import { COLD_PHASE_TARGET, ratioCheck, type Check, type FloorBasis } from './targets.js';
 import type { BenchContext } from './section.js';
 import { benchPoints } from './data.js';
 import { cpuPerRequest, processCpu } from './process-cpu.js';
@@ -70,6 +76,8 @@ export interface ColdPhaseResult {
   publish: ColdPhase;
   /** Right after, warm: the reference. */
   steady: ColdPhase;
+  /** After the server stopped: the bare route and the floor (the first point's answer replayed behind the access layer) in alternating rounds. */
+  floor: { bare: LoadResult; floor: FloorResult };
 }
 
 function freePort(): Promise<number> {
@@ -130,6 +138,31 @@ async function prepareCopy(root: string) {
   return { dir: temp.dir, version: newVersionName(new Date()), manifest: m };
 }
 
+/**
+ * The bare route and the floor in {@link ROUNDS} alternating windows of
+ * `opts.seconds / ROUNDS` s (a warm-up before the first of each): the floor's
+ * ratio per round, as the HTTP section takes it (./floor.ts).
+ */
+async function bareAndFloorRounds(bare: Running, floor: Running, route: ReplayRoute, opts: HttpBenchOptions, apiKey: string): Promise<{ bare: LoadResult; floor: FloorResult }> {
+  const win = { ...opts, seconds: opts.seconds / ROUNDS };
+  const b: LoadResult[] = [];
+  const f: LoadResult[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const warm = round === 0 ? {} : { warmupMs: 0 };
+    b.push(await measureWith('bare', bare.child, bare.base, win, apiKey, warm));
+    f.push(await measureWith('floor', floor.child, floor.base, win, apiKey, { ...warm, path: route.path }));
+  }
+  return { bare: combineRounds(b), floor: floorAgainstBare(f, b, route) };
+}
+
+/** SIGTERM to `meteopunto serve`, and its exit. */
+async function stopServe(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await gone;
+}
+
 export async function runColdPhaseBench(opts: { dataDir?: string; seconds: number; connections: number; points: PointQuery[] }): Promise<ColdPhaseResult> {
   const root = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'mp-bench-cold-'));
   let child: ChildProcess | undefined;
@@ -140,63 +173,70 @@ export async function runColdPhaseBench(opts: { dataDir?: string; seconds: numbe
       console.log(`cold phase: sample dataset built in ${((performance.now() - t) / 1000).toFixed(0)} s`);
     }
     const apiKey = await createBenchKey(root, 'business');
-    const paths = opts.points.map((p) => `${WEATHER_PATH}?lat=${p.lat.toFixed(4)}&lon=${p.lon.toFixed(4)}${p.altM !== undefined ? `&alt=${p.altM}` : ''}`);
-    const bare = await withServer('bare', root, [], (c, base) => measureWith('bare', c, base, { ...opts, dataDir: root, keys: [] }, apiKey));
-    const prepared = await prepareCopy(root);
+    const paths = pathsOf(WEATHER_PATH, opts.points);
+    const httpOpts: HttpBenchOptions = { ...opts, dataDir: root, keys: [] };
+    // The bare route is up throughout: loaded before the server starts, and in rounds with the floor after it stops.
+    return await withServer('bare', root, [], async (bareChild, bareBase) => {
+      const bare = await measureWith('bare', bareChild, bareBase, httpOpts, apiKey);
+      const prepared = await prepareCopy(root);
 
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const t0 = performance.now();
-    child = startServe(root, port);
-    const exited = new Promise<never>((_ok, fail) => child!.once('exit', (code) => fail(new Error(`meteopunto serve exited with ${code}`))));
-    exited.catch(() => undefined);
-    let listeningMs = NaN;
-    for (;;) {
-      if (performance.now() - t0 > READY_TIMEOUT_MS) throw new Error(`cold phase: the server was not ready within ${READY_TIMEOUT_MS / 1000} s`);
-      const h = await Promise.race([health(base), exited]);
-      if (h && Number.isNaN(listeningMs)) listeningMs = performance.now() - t0;
-      if (h?.status === 200) break;
-      await sleep(50);
-    }
-    const readyMs = performance.now() - t0;
-    const t1 = performance.now();
-    const first = await fetch(`${base}${paths[0]}`, { headers: { 'X-API-Key': apiKey } });
-    if (first.status !== 200) throw new Error(`cold phase: first answer ${first.status}: ${await first.text()}`);
-    await first.arrayBuffer();
-    const firstAnswerMs = performance.now() - t1;
-    const pid = child.pid;
-    const startLoad = await withCpu(pid, () => load(base, paths, apiKey, opts.connections, { ms: opts.seconds * 1000 }));
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const t0 = performance.now();
+      child = startServe(root, port);
+      const exited = new Promise<never>((_ok, fail) => child!.once('exit', (code) => fail(new Error(`meteopunto serve exited with ${code}`))));
+      exited.catch(() => undefined);
+      let listeningMs = NaN;
+      for (;;) {
+        if (performance.now() - t0 > READY_TIMEOUT_MS) throw new Error(`cold phase: the server was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+        const h = await Promise.race([health(base), exited]);
+        if (h && Number.isNaN(listeningMs)) listeningMs = performance.now() - t0;
+        if (h?.status === 200) break;
+        await sleep(50);
+      }
+      const readyMs = performance.now() - t0;
+      const t1 = performance.now();
+      const first = await fetch(`${base}${paths[0]}`, { headers: { 'X-API-Key': apiKey } });
+      if (first.status !== 200) throw new Error(`cold phase: first answer ${first.status}: ${await first.text()}`);
+      await first.arrayBuffer();
+      const firstAnswerMs = performance.now() - t1;
+      const pid = child.pid;
+      const startLoad = await withCpu(pid, () => load(base, paths, apiKey, opts.connections, { ms: opts.seconds * 1000 }));
 
-    // The publish, under load: the load runs from the publish until `seconds` after the switch.
-    let switchedAt: number | undefined;
-    const loadStart = performance.now();
-    const publishLoad = withCpu(pid, () => load(base, paths, apiKey, opts.connections, { until: () => switchedAt !== undefined && performance.now() >= switchedAt + opts.seconds * 1000 }));
-    await sleep(200);
-    const publishedAt = performance.now();
-    const version = await publishCopy(root, prepared);
-    for (;;) {
-      const h = await Promise.race([health(base), exited]);
-      if (h?.nwpVersion === version) break;
-      if (performance.now() - publishedAt > READY_TIMEOUT_MS) throw new Error(`cold phase: ${version} not live within ${READY_TIMEOUT_MS / 1000} s`);
-      await sleep(50);
-    }
-    switchedAt = performance.now();
-    const pub = await publishLoad;
-    // The same server warm, for reference: what the machine gives now, with nothing left to decode.
-    const steady = await withCpu(pid, () => load(base, paths, apiKey, opts.connections, { ms: opts.seconds * 1000 }));
-    return {
-      bare, listeningMs, readyMs, firstAnswerMs,
-      start: { what: 'start', load: startLoad, seconds: opts.seconds },
-      switchMs: switchedAt - publishedAt,
-      publish: { what: 'publish', load: pub, seconds: (switchedAt - loadStart) / 1000 + opts.seconds },
-      steady: { what: 'steady', load: steady, seconds: opts.seconds },
-    };
+      // The publish, under load: the load runs from the publish until `seconds` after the switch.
+      let switchedAt: number | undefined;
+      const loadStart = performance.now();
+      const publishLoad = withCpu(pid, () => load(base, paths, apiKey, opts.connections, { until: () => switchedAt !== undefined && performance.now() >= switchedAt + opts.seconds * 1000 }));
+      await sleep(200);
+      const publishedAt = performance.now();
+      const version = await publishCopy(root, prepared);
+      for (;;) {
+        const h = await Promise.race([health(base), exited]);
+        if (h?.nwpVersion === version) break;
+        if (performance.now() - publishedAt > READY_TIMEOUT_MS) throw new Error(`cold phase: ${version} not live within ${READY_TIMEOUT_MS / 1000} s`);
+        await sleep(50);
+      }
+      switchedAt = performance.now();
+      const pub = await publishLoad;
+      // The same server warm, for reference: what the machine gives now, with nothing left to decode.
+      const steady = await withCpu(pid, () => load(base, paths, apiKey, opts.connections, { ms: opts.seconds * 1000 }));
+      // The floor: the answer at the first point, captured from the server, replayed behind the access layer once it has stopped.
+      const source: FloorSource = { path: floorPath('business'), endpoint: 'weather', from: base, capturePath: paths[0]!, apiKey };
+      const floor = await withFloorServer(root, [source], async (f, [route]) => {
+        await stopServe(child);
+        return bareAndFloorRounds({ child: bareChild, base: bareBase }, f, route!, httpOpts, apiKey);
+      });
+      return {
+        bare, listeningMs, readyMs, firstAnswerMs,
+        start: { what: 'start', load: startLoad, seconds: opts.seconds },
+        switchMs: switchedAt - publishedAt,
+        publish: { what: 'publish', load: pub, seconds: (switchedAt - loadStart) / 1000 + opts.seconds },
+        steady: { what: 'steady', load: steady, seconds: opts.seconds },
+        floor,
+      };
+    });
   } finally {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise((r) => child!.once('exit', r));
-      child.kill('SIGTERM');
-      await gone;
-    }
+    await stopServe(child);
     if (!opts.dataDir) rmSync(root, { recursive: true, force: true });
   }
 }
@@ -208,20 +248,27 @@ function cpuText(l: LoadResult, bare: LoadResult): string {
   return `, server CPU ${l.cpuUsPerRequest.toFixed(1)} µs per request (system ${(l.sysUsPerRequest ?? 0).toFixed(1)})${ratio}`;
 }
 
-/** The lines the bench prints, and the targets' checks. */
-export function describeColdPhase(r: ColdPhaseResult, redis: boolean): { lines: string[]; checks: Check[] } {
+/** The lines the bench prints, and the targets' checks (`pointReadUs`: the run's point read, for the floor's verdict). */
+export function describeColdPhase(r: ColdPhaseResult, redis: boolean, pointReadUs?: number): { lines: string[]; checks: Check[] } {
   const t = COLD_PHASE_TARGET;
   const line = (p: ColdPhase, label: string) =>
     `  ${label}: ${p.load.requests.toLocaleString('en')} requests in ${p.seconds.toFixed(1)} s, ${p.load.rps.toFixed(0)} req/s, latency median ${p.load.medianMs.toFixed(2)} ms, p99 ${p.load.p99Ms.toFixed(2)} ms` +
     `${cpuText(p.load, r.bare)}${p.load.errors ? `, ${p.load.errors} non-200 (first: ${p.load.firstError})` : ''}; ratio to bare ${(p.load.rps / r.bare.rps).toFixed(3)}`;
+  const f = r.floor;
+  const basis: FloorBasis = {
+    ...(f.bare.cpuUsPerRequest !== undefined ? { bareUs: f.bare.cpuUsPerRequest } : {}),
+    ...(pointReadUs !== undefined ? { pointReadUs } : {}),
+  };
+  const floor = { ratio: f.floor.ratio, of: "the first point's Business answer's bytes (every product)" };
   const checks = (p: ColdPhase): Check[] => {
     const ratio = p.load.rps / r.bare.rps;
     const warm = `warm ${r.steady.load.p99Ms.toFixed(1)} ms, ${(r.steady.load.rps / r.bare.rps).toFixed(3)}`;
     return [
       { what: `cold phase, ${p.what}: p99`, measured: `${p.load.p99Ms.toFixed(1)} ms`, target: `≤ ${t.p99Ms} ms; ${warm}`, pass: p.load.p99Ms <= t.p99Ms },
-      { what: `cold phase, ${p.what}: random points / bare`, measured: ratio.toFixed(3), target: `≥ ${t.ratio}`, pass: ratio >= t.ratio },
+      ratioCheck(`cold phase, ${p.what}: random points / bare`, ratio, t.ratio, floor, basis, { digits: 3 }),
     ];
   };
+  const us = (l: LoadResult) => (l.cpuUsPerRequest !== undefined ? `, server CPU ${l.cpuUsPerRequest.toFixed(1)} µs per request` : '');
   return {
     lines: [
       `cold phase: meteopunto serve on the sample dataset, business key, ${redis ? 'keys and quotas in Redis' : 'embedded keys, in-memory quotas'}, random points across Italy:`,
@@ -230,6 +277,9 @@ export function describeColdPhase(r: ColdPhaseResult, redis: boolean): { lines: 
       line(r.start, `first ${r.start.seconds} s after the first answer`),
       line(r.publish, `from the publish to ${r.publish.seconds.toFixed(0)} s later (${(r.switchMs / 1000).toFixed(1)} s to the switch, then ${r.start.seconds} s)`),
       line(r.steady, `the next ${r.steady.seconds} s (warm, for reference)`),
+      `  floor, after the server stopped (its first point's answer, ${f.floor.answerBytes} B, replayed behind the access layer; ${ROUNDS} rounds alternating with the bare route): ` +
+        `${f.floor.rps.toFixed(0)} req/s${us(f.floor)}; bare ${f.bare.rps.toFixed(0)} req/s${us(f.bare)}; ratio ${f.floor.ratio.toFixed(3)} ` +
+        `(rounds ${f.floor.ratios.map((x) => x.toFixed(3)).join(', ')})`,
     ],
     checks: [...checks(r.start), ...checks(r.publish)],
   };
@@ -238,7 +288,7 @@ export function describeColdPhase(r: ColdPhaseResult, redis: boolean): { lines: 
 /** The section of `npm run bench`. */
 export async function runColdPhaseSection(ctx: BenchContext): Promise<void> {
   const r = await runColdPhaseBench({ seconds: ctx.seconds, connections: ctx.connections, points: benchPoints(100_000) });
-  const d = describeColdPhase(r, ctx.redis);
+  const d = describeColdPhase(r, ctx.redis, ctx.pointReadUs);
   for (const l of d.lines) console.log(l);
   ctx.checks.push(...d.checks);
 }

@@ -110,7 +110,7 @@ async function main(): Promise<void> {
         // elsewhere on a shared machine weighs on both figures of a round alike.
         const one = async (name: string, o: HttpBenchOptions) => {
           const s = servers[name]![w.kind];
-          const res = await measureWith(w.kind, s.child, s.base, o, w.key, undefined, w.widget, undefined, r === 0 ? 1000 : 300);
+          const res = await measureWith(w.kind, s.child, s.base, o, w.key, { widget: w.widget, warmupMs: r === 0 ? 1000 : 300 });
           cpu.get(w.label)![name as 'A' | 'B'].push(res.cpuUsPerRequest!);
           console.log(`round ${r + 1} ${w.label.padEnd(8)} ${name}: ${res.cpuUsPerRequest!.toFixed(1)} µs (sys ${res.sysUsPerRequest!.toFixed(1)}), ${res.rps.toFixed(0)} req/s, load ${loadavg()[0]!.toFixed(1)}`);
         };

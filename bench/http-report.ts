@@ -1,13 +1,14 @@
 /**
  * The HTTP section of `npm run bench`: runs ./http.ts (the bare route, the
  * access layer alone, weather.php and widget.php per key, in alternating
- * rounds), prints each server's figures and the ratios, leaves the results
+ * rounds, each weather.php window followed by its floor, the Free key's
+ * widget.php by the widget's: ./floor.ts), prints each server's figures and the ratios, leaves the results
  * in the context for the sections after it and adds the HTTP targets.
  */
 import { benchPoints } from './data.js';
 import { runHttpBench, WIDGET_BENCH_QUERY } from './http.js';
 import { ROUNDS } from './rounds.js';
-import type { BenchContext } from './section.js';
+import { pointRead, type BenchContext } from './section.js';
 import { httpChecks } from './targets.js';
 import { processEnv } from '../config/process-env.js';
 import { setting } from '../config/environment.js';
@@ -33,8 +34,21 @@ export async function runHttpSection(ctx: BenchContext): Promise<void> {
     console.log(`  widget.php,  ${`${w.plan} key:`.padEnd(13)} ${w.widget.rps.toFixed(0)} req/s (${w.widget.cpuUsPerRequest?.toFixed(1)} µs; mode=js card, ${WIDGET_BENCH_QUERY}; ` +
       `latency median ${w.widget.medianMs.toFixed(2)} ms, p99 ${w.widget.p99Ms.toFixed(2)} ms)`);
   }
+  for (const w of http.weather) {
+    for (const [what, f] of [['weather.php', w.floor], ['widget.php', w.widgetFloor]] as const) {
+      if (!f) continue;
+      console.log(`  floor of ${what}, ${`${w.plan} key:`.padEnd(13)} ${f.rps.toFixed(0)} req/s (${f.cpuUsPerRequest?.toFixed(1)} µs; its answer at a bench point, ` +
+        `${f.answerBytes} B, replayed behind the access layer; latency median ${f.medianMs.toFixed(2)} ms, p99 ${f.p99Ms.toFixed(2)} ms)`);
+    }
+  }
   console.log(`  ratio access layer alone / bare: ${http.access.ratio.toFixed(2)} (median of the rounds ${list(http.access.ratios)}; the ceiling of weather.php's)`);
-  for (const w of http.weather) console.log(`  ratio weather.php (${w.plan} key) / bare: ${w.ratio.toFixed(2)} (median of the rounds ${list(w.ratios)})`);
+  for (const w of http.weather) {
+    console.log(`  ratio weather.php (${w.plan} key) / bare: ${w.ratio.toFixed(2)} (median of the rounds ${list(w.ratios)}); ` +
+      `its floor ${w.floor.ratio.toFixed(2)} (${list(w.floor.ratios)})`);
+  }
+  for (const w of http.weather) {
+    if (w.widgetFloor) console.log(`  ratio of widget.php's floor (${w.plan} key) / bare: ${w.widgetFloor.ratio.toFixed(2)} (median of the rounds ${list(w.widgetFloor.ratios)})`);
+  }
   for (const w of http.weather) console.log(`  ratio widget.php / weather.php (${w.plan} key): ${w.widgetRatio.toFixed(2)}`);
   for (const [server, b] of Object.entries(http.quotaBatches)) {
     if (!b) continue;
@@ -45,5 +59,5 @@ export async function runHttpSection(ctx: BenchContext): Promise<void> {
     const per = (c: { us: number; decisions: number }) => (c.us / Math.max(1, c.decisions)).toFixed(1);
     console.log(`  Redis server CPU per quota decision (on the same cores): access server ${per(http.redisCpu.access)} µs, weather server ${per(http.redisCpu.weather)} µs`);
   }
-  ctx.checks.push(...httpChecks({ ...http, redis: ctx.redis }));
+  ctx.checks.push(...httpChecks({ ...http, redis: ctx.redis, ...pointRead(ctx) }));
 }

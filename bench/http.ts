@@ -14,6 +14,8 @@ import type { PointQuery } from '../api/weather/service.js';
 import { combineRounds, median, ROUNDS, type LoadResult } from './rounds.js';
 import { ACCESS_PATH, askChild, BARE_PATH, childCpuUs, withServer, type QuotaBatches, type ServerKind } from './servers.js';
 import { RedisCpuMeter, type RedisCpu } from './redis-cpu.js';
+import { floorAgainstBare, floorPath, withFloorServer, type FloorResult, type FloorSource } from './floor.js';
+import { WIDGET_TARGET_PLAN } from './targets.js';
 
 export interface HttpBenchOptions {
   dataDir: string;
@@ -39,13 +41,19 @@ export type AccessResult = LoadResult & Rounds;
 
 export type WeatherResult = LoadResult & Rounds & {
   plan: Plan;
+  /** This key's answer at a bench point replayed behind the access layer (./floor.ts), in the same rounds. */
+  floor: FloorResult;
   widget: LoadResult;
+  /** widget.php's answer replayed so, for the key of the widget target (WIDGET_TARGET_PLAN). */
+  widgetFloor?: FloorResult;
   /** widget.php / weather.php, median round. */
   widgetRatio: number;
 };
 
 /** widget.php as the benchmark loads it: the default mode (js) and variant, a place name; the point and key as weather.php's. */
 export const WIDGET_BENCH_QUERY = 'name=Firenze';
+const WEATHER_PATH = '/api/v1/weather.php';
+const WIDGET_PATH = '/api/v1/widget.php';
 
 const WARMUP_MS = 1000;
 
@@ -137,19 +145,43 @@ export async function load(
   };
 }
 
+/** What else a measured window takes: its answers' bodies, the widget, a request count, the warm-up, another path. */
+export interface MeasureExtra {
+  /** Called with every 64th answer's body. */
+  onBody?: (body: string) => void;
+  /** widget.php instead of weather.php (a `weather` server). */
+  widget?: boolean;
+  /** Stop after this many requests instead of `opts.seconds`. */
+  requests?: number;
+  /** Warm-up before the window, ms (default 1 s; 0: none). */
+  warmupMs?: number;
+  /** The route loaded, instead of the kind's own (a `floor` server's replay route, ./floor.ts). */
+  path?: string;
+}
+
+/** The route a server of `kind` is loaded at (weather.php, or widget.php with `widget`). */
+function routeOf(kind: ServerKind, widget: boolean): string {
+  return kind === 'bare' ? BARE_PATH : kind === 'access' ? ACCESS_PATH : widget ? WIDGET_PATH : WEATHER_PATH;
+}
+
+/** The request paths a server is loaded with: its route at every bench point (widget.php with its own query). */
+export function pathsOf(route: string, points: readonly PointQuery[], widget = false): string[] {
+  return points.map((p) => `${route}?${queryOf(p)}${widget ? `&${WIDGET_BENCH_QUERY}` : ''}`);
+}
+
 /**
  * Load one server with one key: warm-up, then the measured window (`opts.seconds`,
- * or `requests` requests when given) with the server's CPU time around it.
+ * or `extra.requests` requests when given) with the server's CPU time around it.
  */
 export async function measureWith(
-  kind: ServerKind, child: ChildProcess, base: string, opts: HttpBenchOptions, apiKey: string, onBody?: (body: string) => void, widget = false,
-  requests?: number, warmupMs = WARMUP_MS,
+  kind: ServerKind, child: ChildProcess, base: string, opts: HttpBenchOptions, apiKey: string, extra: MeasureExtra = {},
 ): Promise<LoadResult> {
-  const path = kind === 'bare' ? BARE_PATH : kind === 'access' ? ACCESS_PATH : widget ? '/api/v1/widget.php' : '/api/v1/weather.php';
-  const paths = opts.points.map((p) => `${path}?${queryOf(p)}${widget ? `&${WIDGET_BENCH_QUERY}` : ''}`);
+  const widget = extra.widget ?? false;
+  const paths = pathsOf(extra.path ?? routeOf(kind, widget), opts.points, widget);
+  const warmupMs = extra.warmupMs ?? WARMUP_MS;
   const warm = warmupMs > 0 ? await load(base, paths, apiKey, opts.connections, { ms: warmupMs }) : { requests: 0, errors: 0 };
   const cpu0 = await childCpuUs(child);
-  const r = await load(base, paths, apiKey, opts.connections, requests !== undefined ? { requests } : { ms: opts.seconds * 1000 }, onBody);
+  const r = await load(base, paths, apiKey, opts.connections, extra.requests !== undefined ? { requests: extra.requests } : { ms: opts.seconds * 1000 }, extra.onBody);
   const cpu1 = await childCpuUs(child);
   const answered = Math.max(1, r.requests + r.errors);
   r.cpuUsPerRequest = (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / answered;
@@ -180,7 +212,10 @@ function againstBare(rounds: LoadResult[], bare: LoadResult[], elapsed: number[]
  * key) measured in alternating windows, {@link ROUNDS} rounds of
  * `opts.seconds / ROUNDS` s each, all servers up throughout: a burst of load
  * from elsewhere on a shared machine then hits both sides of a ratio, which
- * is taken per round; the median round is reported (./rounds.ts).
+ * is taken per round; the median round is reported (./rounds.ts). Right
+ * after each weather.php window, its floor (./floor.ts: the same answer's
+ * bytes behind the access layer alone), and after the widget.php window of
+ * the widget target's key, the widget's.
  */
 export interface HttpBenchResult {
   bare: LoadResult;
@@ -196,45 +231,58 @@ export async function runHttpBench(opts: HttpBenchOptions): Promise<HttpBenchRes
   if (opts.keys.length === 0) throw new Error('runHttpBench: no API key');
   const win = { ...opts, seconds: opts.seconds / ROUNDS };
   const firstKey = opts.keys[0]!.apiKey;
+  // The answers the floors replay: each key's at the first bench point, captured from the weather server.
+  const at = opts.points.slice(0, 1);
+  const sources = (base: string): FloorSource[] => opts.keys.flatMap(({ plan, apiKey }) => [
+    { path: floorPath(plan), endpoint: 'weather' as const, from: base, capturePath: pathsOf(WEATHER_PATH, at)[0]!, apiKey },
+    ...(plan === WIDGET_TARGET_PLAN ? [{ path: floorPath(plan, true), endpoint: 'widget' as const, from: base, capturePath: pathsOf(WIDGET_PATH, at, true)[0]!, apiKey }] : []),
+  ]);
   return withServer('bare', opts.dataDir, [], (bareChild, bareBase) =>
     withServer('access', opts.dataDir, [], (accessChild, accessBase) =>
-      withServer('weather', opts.dataDir, opts.points, async (child, base) => {
+      withServer('weather', opts.dataDir, opts.points, (child, base) => withFloorServer(opts.dataDir, sources(base), async (floor, routes) => {
         const bare: LoadResult[] = [];
         const access = { rounds: [] as LoadResult[], elapsed: [] as number[] };
-        const per = opts.keys.map(() => ({ weather: [] as LoadResult[], widget: [] as LoadResult[], elapsed: [] as number[] }));
+        const per = opts.keys.map(() => ({ weather: [] as LoadResult[], widget: [] as LoadResult[], elapsed: [] as number[], floor: [] as LoadResult[], widgetFloor: [] as LoadResult[] }));
         const meter = opts.redisUrl ? new RedisCpuMeter(opts.redisUrl) : null;
         const redisCpu = meter ? { access: { us: 0, decisions: 0 }, weather: { us: 0, decisions: 0 } } : null;
         const metered = <R extends LoadResult>(into: RedisCpu | undefined, window: () => Promise<R>) => (meter && into ? meter.around(into, window) : window());
         try {
           for (let round = 0; round < ROUNDS; round++) {
             const warmupMs = round === 0 ? WARMUP_MS : 0;
-            bare.push(await measureWith('bare', bareChild, bareBase, win, firstKey, undefined, false, undefined, warmupMs));
+            bare.push(await measureWith('bare', bareChild, bareBase, win, firstKey, { warmupMs }));
             access.rounds.push(await metered(redisCpu?.access, () =>
-              measureWith('access', accessChild, accessBase, win, firstKey, elapsedInto(access.elapsed), false, undefined, warmupMs)));
-            for (const [k, { apiKey }] of opts.keys.entries()) {
+              measureWith('access', accessChild, accessBase, win, firstKey, { onBody: elapsedInto(access.elapsed), warmupMs })));
+            for (const [k, { plan, apiKey }] of opts.keys.entries()) {
               const acc = per[k]!;
               acc.weather.push(await metered(redisCpu?.weather, () =>
-                measureWith('weather', child, base, win, apiKey, elapsedInto(acc.elapsed), false, undefined, warmupMs)));
+                measureWith('weather', child, base, win, apiKey, { onBody: elapsedInto(acc.elapsed), warmupMs })));
+              acc.floor.push(await measureWith('floor', floor.child, floor.base, win, apiKey, { path: floorPath(plan), warmupMs }));
               // widget.php on the same server, same key and points, right after: the box of the base fields, rendered.
-              acc.widget.push(await metered(redisCpu?.weather, () => measureWith('weather', child, base, win, apiKey, undefined, true, undefined, warmupMs)));
+              acc.widget.push(await metered(redisCpu?.weather, () => measureWith('weather', child, base, win, apiKey, { widget: true, warmupMs })));
+              if (plan === WIDGET_TARGET_PLAN) {
+                acc.widgetFloor.push(await measureWith('floor', floor.child, floor.base, win, apiKey, { path: floorPath(plan, true), widget: true, warmupMs }));
+              }
             }
           }
         } finally {
           meter?.close();
         }
+        const route = (path: string) => routes.find((r) => r.path === path)!;
         const weather = opts.keys.map(({ plan }, k): WeatherResult => {
           const acc = per[k]!;
           return {
             ...againstBare(acc.weather, bare, acc.elapsed),
             plan,
+            floor: floorAgainstBare(acc.floor, bare, route(floorPath(plan))),
             widget: combineRounds(acc.widget),
             widgetRatio: median(acc.widget.map((w, r) => w.rps / acc.weather[r]!.rps)),
+            ...(acc.widgetFloor.length > 0 ? { widgetFloor: floorAgainstBare(acc.widgetFloor, bare, route(floorPath(plan, true))) } : {}),
           };
         });
         const batches = (c: ChildProcess) => askChild<{ batches: QuotaBatches }>(c, 'quota').then((q) => q.batches);
         const quotaBatches = { access: await batches(accessChild), weather: await batches(child) };
         return { bare: combineRounds(bare), access: againstBare(access.rounds, bare, access.elapsed), weather, quotaBatches, redisCpu };
-      }),
+      })),
     ),
   );
 }

@@ -16,9 +16,9 @@ import { integerSetting } from '../config/environment.js';
 import { benchPoints } from './data.js';
 import { measureWith, type HttpBenchOptions } from './http.js';
 import type { LoadResult } from './rounds.js';
-import type { BenchContext } from './section.js';
 import { askChild, withServer } from './servers.js';
 import { randomChecks } from './targets.js';
+import { pointRead, type BenchContext } from './section.js';
 
 /**
  * What a weather.php server holds besides its tile cache, stated: Node and
@@ -53,7 +53,7 @@ export async function runRandomPointsBench(
 ): Promise<RandomPointsResult> {
   return withServer('weather-auto', opts.dataDir, [], async (child, base) => {
     const before = await serverMemory(child);
-    const r = await measureWith('weather-auto', child, base, { ...opts, keys: [] }, opts.apiKey, undefined, false, opts.requests);
+    const r = await measureWith('weather-auto', child, base, { ...opts, keys: [] }, opts.apiKey, { requests: opts.requests });
     const after = await serverMemory(child);
     return { ...r, warmupRequests: r.warmupRequests ?? 0, before, after };
   });
@@ -102,5 +102,5 @@ export async function runRandomPointsSection(ctx: BenchContext): Promise<void> {
   for (const line of describeRandomPoints(first.plan, DISTINCT_POINTS, r, http.bare.rps)) console.log(line);
   // A server over its memory budget fails the run (after the remaining figures).
   if (!memoryVerdict(r.after).pass) process.exitCode = 1;
-  ctx.checks.push(...randomChecks({ plan: first.plan, ratio: r.rps / http.bare.rps, p99Ms: r.p99Ms }, http.weather, http.access.ratio));
+  ctx.checks.push(...randomChecks({ plan: first.plan, ratio: r.rps / http.bare.rps, p99Ms: r.p99Ms }, { ...http, redis: ctx.redis, ...pointRead(ctx) }));
 }

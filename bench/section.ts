@@ -24,6 +24,8 @@ export interface BenchContext {
   readonly keys: ReadonlyArray<{ plan: Plan; apiKey: string }>;
   /** The HTTP section's figures, for the sections after it (the bare route is every ratio's denominator). */
   http?: HttpBenchResult;
+  /** The `tile point lookup` section's warm median, µs: the point read no answer can skip, read by the floors' verdicts (./targets.ts). */
+  pointReadUs?: number;
   /** Targets met or missed, printed at the end. */
   readonly checks: Check[];
 }
@@ -36,4 +38,9 @@ export interface BenchSection {
   /** It builds its own data and reads nothing of the context but `checks`: run alone, the nwp store and keys are not built. */
   readonly ownData?: boolean;
   readonly run: (ctx: BenchContext) => Promise<void>;
+}
+
+/** The point read of the run, as the floors' verdicts take it ({} when `point-lookup` did not run). */
+export function pointRead(ctx: BenchContext): { pointReadUs?: number } {
+  return ctx.pointReadUs !== undefined ? { pointReadUs: ctx.pointReadUs } : {};
 }

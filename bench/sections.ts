@@ -7,7 +7,10 @@
 import type { BenchSection } from './section.js';
 
 export const SECTIONS: readonly BenchSection[] = [
-  { name: 'point-lookup', run: async (ctx) => void (await import('./point-lookup.js')).runPointLookupBench({ dataDir: ctx.root }) },
+  {
+    name: 'point-lookup',
+    run: async (ctx) => void (ctx.pointReadUs = (await (await import('./point-lookup.js')).runPointLookupBench({ dataDir: ctx.root })).medianUs),
+  },
   { name: 'free-field', run: async (ctx) => (await import('./free-field.js')).runFreeFieldSection(ctx) },
   { name: 'http', run: async (ctx) => (await import('./http-report.js')).runHttpSection(ctx) },
   { name: 'random-points', needs: ['http'], run: async (ctx) => (await import('./random-points.js')).runRandomPointsSection(ctx) },

@@ -14,13 +14,16 @@
  *   store, pre-loaded at the bench points.
  * - `weather-auto`: the app with the tile cache at its default size (sized
  *   from the stores), nothing pre-loaded.
+ * - `floor`: the `access` server's access layer in front of routes that each
+ *   replay an answer captured from one of the others (./replay.ts): what an
+ *   answer costs a server that computes nothing, the floor of its ratio.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../api/app.js';
 import accessPlugin from '../api/access/plugin.js';
-import { createAccessServices } from '../api/access/services.js';
+import { createAccessServices, type AccessServices } from '../api/access/services.js';
 import type { BatchStats } from '../api/access/quota-batch.js';
 import timingPlugin, { elapsedMs } from '../api/plugins/timing.js';
 import { registerBatching } from '../api/plugins/batching.js';
@@ -32,8 +35,9 @@ import { decodeThreads } from '../api/cli.js';
 import { processEnv } from '../config/process-env.js';
 import { setting } from '../config/environment.js';
 import { peakRssBytes } from './peak-rss.js';
+import { registerReplay, type ReplayRoute } from './replay.js';
 
-export type ServerKind = 'weather' | 'weather-auto' | 'bare' | 'access';
+export type ServerKind = 'weather' | 'weather-auto' | 'bare' | 'access' | 'floor';
 
 /** Chunk cache for the benchmark: holds the whole national nwp store (18 variables) and the DEM. */
 export const BENCH_CACHE_BYTES = 1024 * 1024 * 1024;
@@ -44,7 +48,7 @@ export const ACCESS_PATH = '/access';
 
 const ALL_GROUPS = new Set(FIELD_GROUPS);
 
-async function buildServer(kind: ServerKind, dataDir: string) {
+async function buildServer(kind: ServerKind, dataDir: string, replay: readonly ReplayRoute[]) {
   // Keys and quotas embedded and in memory, or in Redis with BENCH_REDIS_URL; never the caller's REDIS_URL.
   const env = benchAccessEnv(dataDir);
   // Built here, as the access plugin would, so the child can report its quota batches (the process exits on stop).
@@ -54,29 +58,46 @@ async function buildServer(kind: ServerKind, dataDir: string) {
     const tiles = new TileStore(dataDir, { decodeThreads: decodeThreads(), ...(kind === 'weather' ? { cacheBytes: BENCH_CACHE_BYTES } : {}) });
     return { app: await buildApp({ dataDir, env, access: { services: access! }, tiles }), tiles, access };
   }
-  const app = Fastify({ logger: false });
   if (kind === 'bare') {
+    const app = Fastify({ logger: false });
     app.get(BARE_PATH, async () => ({ hello: 'world' }));
-  } else {
-    // weather.php's access path (api/app.ts, api/routes/weather.ts): the hand-over to the check phase, timing,
-    // the key in onRequest, the quota in the handler.
-    registerBatching(app);
-    await app.register(timingPlugin);
-    await app.register(accessPlugin, { services: access! });
+    return { app, tiles: null, access };
+  }
+  return { app: await buildAccessApp(access!, kind === 'floor' ? replay : null), tiles: null, access };
+}
+
+/**
+ * The `access` server's app (or, with `replay`, the `floor` server's):
+ * weather.php's access path (api/app.ts, api/routes/weather.ts), the hand-over
+ * to the check phase, timing, the key in onRequest, the quota in the handler,
+ * in front of the bare route or of the replayed answers.
+ */
+export async function buildAccessApp(access: AccessServices, replay: readonly ReplayRoute[] | null): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false });
+  registerBatching(app);
+  await app.register(timingPlugin);
+  await app.register(accessPlugin, { services: access });
+  if (replay) for (const r of replay) registerReplay(app, r);
+  else {
     app.get(ACCESS_PATH, { config: { endpoint: 'weather' } }, async function (request, reply) {
       await this.consumeQuota(request, reply);
       return { hello: 'world', elapsed_ms: elapsedMs(request) };
     });
   }
-  return { app, tiles: null, access };
+  return app;
 }
 
 /** The quota batches a server sent to Redis (api/access/quota-batch.ts); null with embedded quotas. */
 export type QuotaBatches = BatchStats | null;
 
+/** The routes a `floor` child replays: the first message its parent sends (startChild). */
+function replayRoutes(): Promise<ReplayRoute[]> {
+  return new Promise((ok) => process.once('message', (msg: { replay: ReplayRoute[] }) => ok(msg.replay)));
+}
+
 /** Child side: serve one kind of app until told to stop. */
 async function serveChild(kind: ServerKind, dataDir: string): Promise<void> {
-  const { app, tiles, access } = await buildServer(kind, dataDir);
+  const { app, tiles, access } = await buildServer(kind, dataDir, kind === 'floor' ? await replayRoutes() : []);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   process.on('message', (msg: { warm?: PointQuery[]; cpu?: true; stop?: true; memory?: true; quota?: true }) => {
     if (msg.cpu) process.send!({ cpu: process.cpuUsage() });
@@ -98,7 +119,7 @@ async function serveChild(kind: ServerKind, dataDir: string): Promise<void> {
   process.send!({ listening: address });
 }
 
-function startChild(kind: ServerKind, dataDir: string, points: PointQuery[]): Promise<{ child: ChildProcess; base: string }> {
+function startChild(kind: ServerKind, dataDir: string, points: PointQuery[], replay: readonly ReplayRoute[]): Promise<{ child: ChildProcess; base: string }> {
   // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of each server (open it in Chrome DevTools).
   const profileDir = setting(processEnv(), 'BENCH_PROFILE_DIR');
   const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
@@ -106,6 +127,7 @@ function startChild(kind: ServerKind, dataDir: string, points: PointQuery[]): Pr
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     execArgv: [...process.execArgv, ...prof],
   });
+  if (kind === 'floor') child.send({ replay });
   return new Promise((ok, fail) => {
     child.once('exit', (code) => fail(new Error(`bench ${kind} server exited with ${code}`)));
     child.on('message', (msg: { listening?: string; ready?: string }) => {
@@ -139,11 +161,14 @@ export function childCpuUs(child: ChildProcess): Promise<NodeJS.CpuUsage> {
   return askChild(child, 'cpu');
 }
 
-/** Start a server of `kind` (pre-loaded at `points` for 'weather'), run `fn` against it, stop it. */
+/**
+ * Start a server of `kind` (pre-loaded at `points` for 'weather'; replaying
+ * `replay` for 'floor'), run `fn` against it, stop it.
+ */
 export async function withServer<R>(
-  kind: ServerKind, dataDir: string, points: PointQuery[], fn: (child: ChildProcess, base: string) => Promise<R>,
+  kind: ServerKind, dataDir: string, points: PointQuery[], fn: (child: ChildProcess, base: string) => Promise<R>, replay: readonly ReplayRoute[] = [],
 ): Promise<R> {
-  const { child, base } = await startChild(kind, dataDir, points);
+  const { child, base } = await startChild(kind, dataDir, points, replay);
   try {
     return await fn(child, base);
   } finally {

@@ -1,6 +1,6 @@
-/** The speed targets as the bench checks them: boundaries inclusive, each plan against its own ratio. */
+/** The speed targets as the bench checks them: boundaries inclusive, each plan against its own ratio, each floor's verdict. */
 import { describe, expect, it } from 'vitest';
-import { describeTargets, httpChecks, randomChecks } from '../../bench/targets.js';
+import { describeCheck, describeTargets, httpChecks, randomChecks, ratioUnreachable, timeUnreachable } from '../../bench/targets.js';
 
 describe('speed targets', () => {
   const http = {
@@ -11,7 +11,7 @@ describe('speed targets', () => {
     ],
     access: { ratio: 0.6, elapsedMedianMs: 0.9 },
   };
-  const checks = (h = http) => [...httpChecks(h), ...randomChecks({ plan: 'business', ratio: 0.299, p99Ms: 20 }, h.weather, h.access.ratio)];
+  const checks = (h = http) => [...httpChecks(h), ...randomChecks({ plan: 'business', ratio: 0.299, p99Ms: 20 }, h)];
 
   it('passes at the bound and fails below it: access 0.6, Business 0.3, Free 0.45, widget 0.8 of Free, elapsed 0.25 ms with Redis', () => {
     const byWhat = Object.fromEntries(checks().map((c) => [c.what, c.pass]));
@@ -32,15 +32,71 @@ describe('speed targets', () => {
     expect(embedded.target).toBe('≤ 0.05 ms embedded');
   });
 
-  it('prints the access layer\'s own figure beside the ratio and elapsed_ms targets, not beside the p99', () => {
+  it("prints the access layer's own figure beside the ratio targets, as elapsed_ms's floor, not beside the p99", () => {
     const lines = describeTargets(checks(), true);
     expect(lines.filter((l) => l.includes('access layer alone 0.60'))).toHaveLength(3); // two plans' ratios and the random points
-    expect(lines.find((l) => l.includes('elapsed_ms'))).toContain('access layer alone 0.900 ms');
+    expect(lines.find((l) => l.includes('elapsed_ms'))).toContain('floor = access layer alone 0.900 ms');
     expect(lines.find((l) => l.includes('p99'))).not.toContain('access layer');
   });
 
   it('says when the run was not made with Redis quotas', () => {
     expect(describeTargets(checks(), false)[0]).toContain('set BENCH_REDIS_URL');
     expect(describeTargets(checks(), true).at(-1)).toBe('  5 of 7 met');
+  });
+});
+
+describe('the floors of the targets', () => {
+  // bare 26 µs per request, point read 4.65 µs: a target t with floor f leaves 26 × (1/t − 1/f) µs per request.
+  const basis = { bareUs: 26, pointReadUs: 4.65 };
+
+  it('a ratio target is out of reach when its floor is below it, or leaves less than the point read', () => {
+    expect(ratioUnreachable(0.45, 0.44, basis)).toBe('the floor is below the target');
+    // 26 × (1/0.45 − 1/0.47) = 2.459 µs < 4.65
+    expect(ratioUnreachable(0.45, 0.47, basis)).toBe("the floor leaves 2.5 µs per request (bare 26.0 µs × (1/0.45 − 1/0.47)), less than the point read's 4.7 µs");
+    // 26 × (1/0.45 − 1/0.5) = 5.78 µs ≥ 4.65
+    expect(ratioUnreachable(0.45, 0.5, basis)).toBeUndefined();
+    // Without the point read (point-lookup not run) only the floor itself decides.
+    expect(ratioUnreachable(0.45, 0.47, { bareUs: 26 })).toBeUndefined();
+  });
+
+  it('a time target is out of reach when its floor is above it, or leaves less than the point read', () => {
+    expect(timeUnreachable(0.25, 0.39, basis)).toBe('the floor is above the target');
+    expect(timeUnreachable(0.25, 0.248, basis)).toBe("the floor leaves 2.0 µs, less than the point read's 4.7 µs");
+    expect(timeUnreachable(0.25, 0.2, basis)).toBeUndefined(); // 50 µs of room
+  });
+
+  const measured = {
+    redis: true,
+    weather: [
+      { plan: 'business' as const, ratio: 0.22, p99Ms: 10, elapsedMedianMs: 1.0, widgetRatio: 0.9, floor: { ratio: 0.4 } },
+      { plan: 'free' as const, ratio: 0.31, p99Ms: 8, elapsedMedianMs: 0.5, widgetRatio: 0.74, floor: { ratio: 0.47 }, widgetFloor: { ratio: 0.24 } },
+    ],
+    access: { ratio: 0.6, elapsedMedianMs: 0.39 },
+    bare: { cpuUsPerRequest: 26 },
+    pointReadUs: 4.65,
+  };
+  const lines = () => [...httpChecks(measured), ...randomChecks({ plan: 'business', ratio: 0.26, p99Ms: 15 }, measured)].map(describeCheck);
+
+  it('prints each floor beside its figure, and the verdict after PASS or FAIL', () => {
+    expect(lines()).toEqual([
+      '  access layer alone / bare: 0.60 (target ≥ 0.6): PASS',
+      // 26 × (1/0.3 − 1/0.4) = 21.7 µs ≥ 4.65: within reach, a plain FAIL.
+      '  weather.php / bare, business key: 0.22 (target ≥ 0.3; floor 0.40 = access layer + this answer\'s bytes; access layer alone 0.60): FAIL',
+      '  weather.php / bare, free key: 0.31 (target ≥ 0.45; floor 0.47 = access layer + this answer\'s bytes; access layer alone 0.60): FAIL' +
+        " — unreachable on this machine: the floor leaves 2.5 µs per request (bare 26.0 µs × (1/0.45 − 1/0.47)), less than the point read's 4.7 µs",
+      // widget ≥ 0.8 × Free is widget / bare ≥ 0.8 × 0.31 = 0.248: the widget's floor 0.24 is below it.
+      "  widget.php / weather.php, free key: 0.74 (target ≥ 0.8; floor 0.77 = widget.php's answer's floor 0.24 of bare / weather.php's 0.31): FAIL" +
+        ' — unreachable on this machine: the floor is below the target',
+      '  elapsed_ms median, business key: 1.000 ms (target ≤ 0.25 ms with Redis quotas; floor = access layer alone 0.390 ms): FAIL' +
+        ' — unreachable on this machine: the floor is above the target',
+      // random points read against the Business answer's floor: 26 × (1/0.3 − 1/0.4) = 21.7 µs of room.
+      "  random points / bare, business key: 0.26 (target ≥ 0.3; floor 0.40 = access layer + the business answer's bytes at a bench point; access layer alone 0.60): FAIL",
+      '  random-points p99: 15.0 ms (target ≤ 2 × single-point p99 10.0 ms = 20.0 ms): PASS',
+    ]);
+  });
+
+  it('counts the missed targets out of reach in the last line', () => {
+    const checks = [...httpChecks(measured), ...randomChecks({ plan: 'business', ratio: 0.26, p99Ms: 15 }, measured)];
+    expect(describeTargets(checks, true).at(-1)).toBe('  2 of 7 met; of the 5 missed, 3 out of reach on this machine (their floor)');
   });
 });
