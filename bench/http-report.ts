@@ -47,7 +47,9 @@ export async function runHttpSection(ctx: BenchContext): Promise<void> {
       `its floor ${w.floor.ratio.toFixed(2)} (${list(w.floor.ratios)})`);
   }
   for (const w of http.weather) {
-    if (w.widgetFloor) console.log(`  ratio of widget.php's floor (${w.plan} key) / bare: ${w.widgetFloor.ratio.toFixed(2)} (median of the rounds ${list(w.widgetFloor.ratios)})`);
+    if (!w.widgetFloor) continue;
+    console.log(`  ratio of widget.php's floor (${w.plan} key) / bare: ${w.widgetFloor.ratio.toFixed(2)} (median of the rounds ${list(w.widgetFloor.ratios)}); ` +
+      `over weather.php in the same rounds ${w.widgetFloor.overWeather.toFixed(2)}`);
   }
   for (const w of http.weather) console.log(`  ratio widget.php / weather.php (${w.plan} key): ${w.widgetRatio.toFixed(2)}`);
   for (const [server, b] of Object.entries(http.quotaBatches)) {

@@ -44,8 +44,11 @@ export type WeatherResult = LoadResult & Rounds & {
   /** This key's answer at a bench point replayed behind the access layer (./floor.ts), in the same rounds. */
   floor: FloorResult;
   widget: LoadResult;
-  /** widget.php's answer replayed so, for the key of the widget target (WIDGET_TARGET_PLAN). */
-  widgetFloor?: FloorResult;
+  /**
+   * widget.php's answer replayed so, for the key of the widget target (WIDGET_TARGET_PLAN); `overWeather`: its
+   * requests/s over weather.php's in the same round, median round (the floor of widgetRatio).
+   */
+  widgetFloor?: FloorResult & { overWeather: number };
   /** widget.php / weather.php, median round. */
   widgetRatio: number;
 };
@@ -276,7 +279,12 @@ export async function runHttpBench(opts: HttpBenchOptions): Promise<HttpBenchRes
             floor: floorAgainstBare(acc.floor, bare, route(floorPath(plan))),
             widget: combineRounds(acc.widget),
             widgetRatio: median(acc.widget.map((w, r) => w.rps / acc.weather[r]!.rps)),
-            ...(acc.widgetFloor.length > 0 ? { widgetFloor: floorAgainstBare(acc.widgetFloor, bare, route(floorPath(plan, true))) } : {}),
+            ...(acc.widgetFloor.length > 0 ? {
+              widgetFloor: {
+                ...floorAgainstBare(acc.widgetFloor, bare, route(floorPath(plan, true))),
+                overWeather: median(acc.widgetFloor.map((w, r) => w.rps / acc.weather[r]!.rps)),
+              },
+            } : {}),
           };
         });
         const batches = (c: ChildProcess) => askChild<{ batches: QuotaBatches }>(c, 'quota').then((q) => q.batches);

@@ -69,7 +69,9 @@ describe('the floors of the targets', () => {
     redis: true,
     weather: [
       { plan: 'business' as const, ratio: 0.22, p99Ms: 10, elapsedMedianMs: 1.0, widgetRatio: 0.9, floor: { ratio: 0.4 } },
-      { plan: 'free' as const, ratio: 0.31, p99Ms: 8, elapsedMedianMs: 0.5, widgetRatio: 0.74, floor: { ratio: 0.47 }, widgetFloor: { ratio: 0.24 } },
+      {
+        plan: 'free' as const, ratio: 0.31, p99Ms: 8, elapsedMedianMs: 0.5, widgetRatio: 0.74, floor: { ratio: 0.47 }, widgetFloor: { ratio: 0.25, overWeather: 0.82 }, cpuUsPerRequest: 84,
+      },
     ],
     access: { ratio: 0.6, elapsedMedianMs: 0.39 },
     bare: { cpuUsPerRequest: 26 },
@@ -84,15 +86,24 @@ describe('the floors of the targets', () => {
       '  weather.php / bare, business key: 0.22 (target ≥ 0.3; floor 0.40 = access layer + this answer\'s bytes; access layer alone 0.60): FAIL',
       '  weather.php / bare, free key: 0.31 (target ≥ 0.45; floor 0.47 = access layer + this answer\'s bytes; access layer alone 0.60): FAIL' +
         " — unreachable on this machine: the floor leaves 2.5 µs per request (bare 26.0 µs × (1/0.45 − 1/0.47)), less than the point read's 4.7 µs",
-      // widget ≥ 0.8 × Free is widget / bare ≥ 0.8 × 0.31 = 0.248: the widget's floor 0.24 is below it.
-      "  widget.php / weather.php, free key: 0.74 (target ≥ 0.8; floor 0.77 = widget.php's answer's floor 0.24 of bare / weather.php's 0.31): FAIL" +
-        ' — unreachable on this machine: the floor is below the target',
+      // Read against weather.php Free's 84 µs: 84 × (1/0.8 − 1/0.82) = 2.56 µs < 4.65.
+      "  widget.php / weather.php, free key: 0.74 (target ≥ 0.8; floor 0.82 = widget.php's answer behind the access layer (0.25 of bare) over weather.php): FAIL" +
+        " — unreachable on this machine: the floor leaves 2.6 µs per request (weather.php 84.0 µs × (1/0.8 − 1/0.82)), less than the point read's 4.7 µs",
       '  elapsed_ms median, business key: 1.000 ms (target ≤ 0.25 ms with Redis quotas; floor = access layer alone 0.390 ms): FAIL' +
         ' — unreachable on this machine: the floor is above the target',
       // random points read against the Business answer's floor: 26 × (1/0.3 − 1/0.4) = 21.7 µs of room.
       "  random points / bare, business key: 0.26 (target ≥ 0.3; floor 0.40 = access layer + the business answer's bytes at a bench point; access layer alone 0.60): FAIL",
       '  random-points p99: 15.0 ms (target ≤ 2 × single-point p99 10.0 ms = 20.0 ms): PASS',
     ]);
+  });
+
+  it("reads widget.php's floor against weather.php's in the same rounds: below 0.8 it is out of reach, with room for the point read it is not", () => {
+    const widget = (overWeather: number) => {
+      const free = { ...measured.weather[1]!, widgetFloor: { ratio: 0.25, overWeather } };
+      return httpChecks({ ...measured, weather: [free] }).find((c) => c.what.startsWith('widget'))!.unreachable;
+    };
+    expect(widget(0.79)).toBe('the floor is below the target');
+    expect(widget(0.85)).toBeUndefined(); // 84 × (1/0.8 − 1/0.85) = 6.2 µs ≥ 4.65
   });
 
   it('counts the missed targets out of reach in the last line', () => {
