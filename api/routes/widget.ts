@@ -24,7 +24,8 @@ import { strictQuery } from '../validation/strict-query.js';
 import { WEATHER_NUMBER_PARAMS } from '../weather/schema.js';
 import type { FreeFields } from '../fields/base/schema.js';
 import { WIDGET_SECURITY } from '../plugins/openapi.js';
-import { CONTENT_TYPE, renderRefusal, renderWidget } from '../widget/render.js';
+import { CONTENT_TYPE, renderRefusal } from '../widget/render.js';
+import { servedBody } from '../widget/body.js';
 import { refusalReason } from '../widget/refusal.js';
 import { presentationOf, WidgetHeadersSchema, WidgetQuerySchema, type Presentation, type WidgetQuery } from '../widget/schema.js';
 import { iframeCsp } from '../widget/documents.js';
@@ -120,7 +121,7 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
       exposeHeadRoute: false,
       preValidation: strictQuery({ numbers: WEATHER_NUMBER_PARAMS }),
     },
-    async function widget(this: FastifyInstance, request: FastifyRequest<{ Querystring: WidgetQuery }>, reply: FastifyReply): Promise<string> {
+    async function widget(this: FastifyInstance, request: FastifyRequest<{ Querystring: WidgetQuery }>, reply: FastifyReply): Promise<Buffer> {
       const q = request.query;
       const access = request.access!;
       assertPointAllowed(access.plan, q.lat, q.lon);
@@ -133,7 +134,7 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
       commonHeaders(reply, p);
       reply.header('cache-control', `private, max-age=${WIDGET_MAX_AGE_S}`);
       if (p.mode === 'iframe') reply.header('content-security-policy', iframeCsp(p, access.origins));
-      return renderWidget(widgetView(fields, { lat: q.lat, lon: q.lon, name: q.name, runIso }), p);
+      return servedBody(widgetView(fields, { lat: q.lat, lon: q.lon, name: q.name, runIso }), p);
     },
   );
 }

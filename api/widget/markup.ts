@@ -17,8 +17,18 @@ export function escapeHtml(s: string): string {
 const SPECIAL = /[&<>"']/;
 const SPECIALS = /[&<>"']/g;
 
-const span = (cls: string, text: string, title?: string) =>
-  `<span class="${cls}"${title !== undefined ? ` title="${escapeHtml(title)}"` : ''}>${escapeHtml(text)}</span>`;
+/**
+ * How a text is written into the markup: escapeHtml, or (./body.ts) the
+ * identity where every text of the view is known to hold none of the
+ * characters escapeHtml replaces, which then writes the same markup.
+ */
+export type TextOf = (s: string) => string;
+
+const span = (text: TextOf, cls: string, content: string, title?: string) =>
+  `<span class="${cls}"${title !== undefined ? ` title="${text(title)}"` : ''}>${text(content)}</span>`;
+
+/** The sample-data notice: fixed text, made once. */
+const SAMPLE = span(escapeHtml, 'sample notice', 'dati di esempio', 'valori dimostrativi, non una previsione reale');
 
 /**
  * Markup of the weather box. Each row is a line of items in the order they
@@ -27,29 +37,29 @@ const span = (cls: string, text: string, title?: string) =>
  * notice come first and stay; the time of the forecast, the trend, wind and
  * humidity give way first on a narrow box.
  */
-export function boxMarkup(v: WidgetView, variant: WidgetVariant, theme: WidgetTheme): string {
-  const cond = escapeHtml(v.conditionIt);
+export function boxMarkup(v: WidgetView, variant: WidgetVariant, theme: WidgetTheme, text: TextOf = escapeHtml): string {
+  const cond = text(v.conditionIt);
   const arrow = v.windArrowDeg === null ? '' : arrowSvg(v.windArrowDeg);
-  const name = span('name t', v.nameShown, v.name ?? 'coordinate del punto');
+  const name = span(text, 'name t', v.nameShown, v.name ?? 'coordinate del punto');
   // The compact row stacks the coordinates (two short lines instead of one long one), so they and the sample notice fit 200 px.
-  const compactName = v.coordinates === null ? name : `<span class="name t coords" title="coordinate del punto"><span>${escapeHtml(v.coordinates[0])}</span> <span>${escapeHtml(v.coordinates[1])}</span></span>`;
-  const wind = `<span class="wind" title="vento">${arrow}${escapeHtml(v.wind)}</span>`;
-  const hum = span('hum', `umidità ${v.humidity}`);
-  const trend = v.trend === null ? '' : span('trend', v.trend, 'tendenza della temperatura nelle ultime 3 ore');
-  const sample = v.sample ? span('sample notice', 'dati di esempio', 'valori dimostrativi, non una previsione reale') : '';
-  const updated = span('upd muted', v.updated, v.updatedTitle);
-  const label = `Meteo ${escapeHtml(v.name ?? v.nameShown)}`;
+  const compactName = v.coordinates === null ? name : `<span class="name t coords" title="coordinate del punto"><span>${text(v.coordinates[0])}</span> <span>${text(v.coordinates[1])}</span></span>`;
+  const wind = `<span class="wind" title="vento">${arrow}${text(v.wind)}</span>`;
+  const hum = span(text, 'hum', `umidità ${v.humidity}`);
+  const trend = v.trend === null ? '' : span(text, 'trend', v.trend, 'tendenza della temperatura nelle ultime 3 ore');
+  const sample = v.sample ? SAMPLE : '';
+  const updated = span(text, 'upd muted', v.updated, v.updatedTitle);
+  const label = `Meteo ${text(v.name ?? v.nameShown)}`;
   if (variant === 'compact') {
     return (
       `<div class="mp compact ${theme}" lang="it" role="group" aria-label="${label}">` +
-      `<span class="lead">${compactName}${sample}</span><span class="now">${iconSvg(v.icon, cond, 20)}${span('temp', v.temperature)}</span>` +
+      `<span class="lead">${compactName}${sample}</span><span class="now">${iconSvg(v.icon, cond, 20)}${span(text, 'temp', v.temperature)}</span>` +
       `${hum}${wind}${trend}${updated}</div>`
     );
   }
   return (
     `<div class="mp card ${theme}" lang="it" role="group" aria-label="${label}">` +
-    `<div class="row top">${name}${span('cond muted', v.conditionIt)}</div>` +
-    `<div class="main">${iconSvg(v.icon, cond, 34)}${span('temp', v.temperature)}</div>` +
+    `<div class="row top">${name}${span(text, 'cond muted', v.conditionIt)}</div>` +
+    `<div class="main">${iconSvg(v.icon, cond, 34)}${span(text, 'temp', v.temperature)}</div>` +
     `<div class="row">${hum}${wind}</div>` +
     `<div class="row">${trend}</div>` +
     `<div class="row foot">${sample}${updated}</div></div>`

@@ -8,7 +8,7 @@ import type { Presentation } from './schema.js';
 import type { WidgetView } from './view.js';
 
 /** The iframe document's title: "Meteo" and the place. */
-function documentTitle(name: string | null): string {
+export function documentTitle(name: string | null): string {
   return name === null ? 'Meteo' : `Meteo – ${escapeHtml(name)}`;
 }
 

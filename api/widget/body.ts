@@ -1,0 +1,125 @@
+/**
+ * The bytes of a served box (a 200 answer of widget.php), as the route sends
+ * them: the same text as renderWidget (./render.ts) writes, UTF-8 encoded,
+ * in a Buffer whose fixed parts were encoded once.
+ *
+ * Why: three quarters of a box are the same for every load of one mode,
+ * variant and theme (the script's code and its stylesheet literal, or the
+ * page's head and stylesheet). Sent as a string, Fastify counts its UTF-8
+ * bytes (Buffer.byteLength, a scan of the whole ~4 KB, slow when one
+ * character of it is above U+00FF: a minus sign in the trend) and Node
+ * copies and encodes it again into the socket. Here only the box's markup
+ * (about a third) is encoded per load, straight into a buffer cut from a
+ * slab, and the length is known.
+ *
+ * The fixed parts are cut out of the reference renderers' own output
+ * (./documents.ts) around a marker, so there is one source for them. The
+ * markup skips the escaping scans when no text of the view holds a
+ * character any escape would change (PLAIN, below): the static parts of
+ * the markup hold none either (test/api/widget/body.test.ts checks both
+ * against the reference over every variant, theme, icon and hostile names).
+ */
+import { iframeDocument, scriptString, widgetScript } from './documents.js';
+import { boxMarkup, escapeHtml } from './markup.js';
+import { documentTitle } from './render.js';
+import { WIDGET_MODES, WIDGET_THEMES, WIDGET_VARIANTS, type Presentation } from './schema.js';
+import type { WidgetView } from './view.js';
+
+/**
+ * Every character escapeHtml replaces (&<>"') or scriptString escapes
+ * (\ ' CR LF U+2028 U+2029). A view whose texts hold none is written as it
+ * is: escapeHtml would return each text unchanged, and then the markup holds
+ * none of them either (its fixed parts do not), so scriptString would only
+ * add the quotes. `</script` and `<!--` need a `<`, which no text holds
+ * after escapeHtml and every fixed `<` of the markup opens a named tag.
+ */
+const ESCAPED = /[&<>"'\\\n\r\u2028\u2029]/;
+
+/** The view's texts hold nothing to escape (see ESCAPED). */
+export function plainView(v: WidgetView): boolean {
+  const c = v.coordinates;
+  return !ESCAPED.test(
+    `${v.nameShown}${v.name ?? ''}${c === null ? '' : c[0] + c[1]}${v.conditionIt}${v.temperature}${v.humidity}${v.wind}${v.trend ?? ''}${v.updated}${v.updatedTitle}`,
+  );
+}
+
+const same = (s: string): string => s;
+
+/** Stands for the dynamic parts while the fixed ones are cut out: no character any escape changes. */
+const BOX = '\u0000box\u0000';
+const TITLE = '\u0000title\u0000';
+
+/** The fixed parts of one presentation's body, around its dynamic ones, encoded. */
+type Frame = readonly Buffer[];
+
+function cut(text: string, markers: readonly string[]): Frame {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (const m of markers) {
+    const at = text.indexOf(m, from);
+    if (at < 0) throw new Error(`widget body: marker not found in ${text.slice(0, 60)}`);
+    parts.push(Buffer.from(text.slice(from, at), 'utf8'));
+    from = at + m.length;
+  }
+  parts.push(Buffer.from(text.slice(from), 'utf8'));
+  return parts;
+}
+
+const keyOf = (p: Presentation): string => `${p.mode}|${p.variant}|${p.theme}`;
+const FRAMES = new Map<string, Frame>();
+for (const mode of WIDGET_MODES) for (const variant of WIDGET_VARIANTS) for (const theme of WIDGET_THEMES) {
+  const p: Presentation = { mode, variant, theme };
+  FRAMES.set(keyOf(p), mode === 'js' ? cut(widgetScript(BOX, p), [BOX]) : cut(iframeDocument(BOX, TITLE, p), [TITLE, BOX]));
+}
+
+/**
+ * Bodies are cut from slabs, as Node's own Buffer pool does for small
+ * buffers (a body is above its 4 KB limit: one new ArrayBuffer per answer
+ * otherwise); a slab is never written twice, and is freed once no body cut
+ * from it is referenced.
+ */
+const SLAB_BYTES = 64 * 1024;
+let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+let used = 0;
+
+/** Offset in `slab` with at least `bytes` free from there (a new slab when the current one has not). */
+function reserve(bytes: number): number {
+  if (used + bytes > slab.length) {
+    slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, bytes));
+    used = 0;
+  }
+  return used;
+}
+
+/** The bytes of `slab` from `start` to `end`, taken (8-byte aligned after them). */
+function take(start: number, end: number): Buffer {
+  used = (end + 7) & ~7;
+  return slab.subarray(start, end);
+}
+
+/** Fixed part, text, fixed part, text ...: the texts UTF-8 encoded, at most 3 bytes per UTF-16 unit. */
+function assemble(frame: Frame, texts: readonly string[]): Buffer {
+  let max = 0;
+  for (const f of frame) max += f.length;
+  for (const t of texts) max += 3 * t.length;
+  const start = reserve(max);
+  let at = start;
+  for (let i = 0; i < texts.length; i++) {
+    slab.set(frame[i]!, at);
+    at += frame[i]!.length;
+    at += slab.write(texts[i]!, at, 'utf8');
+  }
+  const last = frame[texts.length]!;
+  slab.set(last, at);
+  return take(start, at + last.length);
+}
+
+/** The body of a served box: the bytes of renderWidget(v, p). */
+export function servedBody(v: WidgetView, p: Presentation): Buffer {
+  const frame = FRAMES.get(keyOf(p))!;
+  const plain = plainView(v);
+  const box = boxMarkup(v, p.variant, p.theme, plain ? same : escapeHtml);
+  if (p.mode === 'iframe') return assemble(frame, [documentTitle(v.name), box]);
+  // scriptString's literal less its quotes, which the frame holds.
+  return assemble(frame, [plain ? box : scriptString(box).slice(1, -1)]);
+}
