@@ -45,6 +45,9 @@ export const WIDGET_PATH = '/api/v1/widget.php';
  */
 export const WIDGET_MAX_AGE_S = 600;
 
+/** Cache-Control of a served box (one string for every answer). */
+const SERVED_CACHE_CONTROL = `private, max-age=${WIDGET_MAX_AGE_S}`;
+
 const NO_GROUPS: ReadonlySet<never> = new Set();
 /** The base builder alone (one constant array: the service caches its selection by identity). */
 const ONLY_BASE: readonly string[] = ['base'];
@@ -132,7 +135,7 @@ export default async function widgetRoutes(fastify: FastifyInstance): Promise<vo
       const runIso = baseRun(this, q.lat, q.lon, Date.parse(fields.valid_time));
       const p = presentationOf(q, fetchDest(request));
       commonHeaders(reply, p);
-      reply.header('cache-control', `private, max-age=${WIDGET_MAX_AGE_S}`);
+      reply.header('cache-control', SERVED_CACHE_CONTROL);
       if (p.mode === 'iframe') reply.header('content-security-policy', iframeCsp(p, access.origins));
       return servedBody(widgetView(fields, { lat: q.lat, lon: q.lon, name: q.name, runIso }), p);
     },

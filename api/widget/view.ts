@@ -123,6 +123,7 @@ function cleanName(name: string | undefined): string | null {
 }
 
 function shorten(s: string): string {
+  if (s.length <= NAME_SHOWN_MAX) return s; // no more code points than UTF-16 units: nothing to cut (nearly every name)
   const chars = Array.from(s); // code points: never split a surrogate pair
   return chars.length > NAME_SHOWN_MAX ? `${chars.slice(0, NAME_SHOWN_MAX - 1).join('').trimEnd()}…` : s;
 }
