@@ -3,14 +3,17 @@
  * them: the same text as renderWidget (./render.ts) writes, UTF-8 encoded,
  * in a Buffer whose fixed parts were encoded once.
  *
- * Why: three quarters of a box are the same for every load of one mode,
- * variant and theme (the script's code and its stylesheet literal, or the
- * page's head and stylesheet). Sent as a string, Fastify counts its UTF-8
- * bytes (Buffer.byteLength, a scan of the whole ~4 KB, slow when one
- * character of it is above U+00FF: a minus sign in the trend) and Node
- * copies and encodes it again into the socket. Here only the box's markup
- * (about a third) is encoded per load, straight into a buffer cut from a
- * slab, and the length is known.
+ * Why: two thirds of a box (2.8 of 4.1 KB) are the same for every load of
+ * one mode, variant and theme (the script's code and its stylesheet
+ * literal, or the page's head and stylesheet). Sent as a string, Fastify
+ * counts its UTF-8 bytes (Buffer.byteLength, a scan of the whole, slower
+ * when a character is above U+00FF: a minus sign in the trend) and Node
+ * joins it to the head and encodes it into the socket; Node 20's UTF-8
+ * writer goes character by character once a string holds one non-ASCII
+ * character, and every box holds "umidità" and "°C". Here only the box's
+ * markup (about 1.3 KB) is encoded per load, straight into a buffer cut
+ * from a slab, and the length is known (docs/benchmarks-journal.md,
+ * "widget.php: the box's fixed bytes encoded once").
  *
  * The fixed parts are cut out of the reference renderers' own output
  * (./documents.ts) around a marker, so there is one source for them. The
