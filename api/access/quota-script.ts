@@ -14,106 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Command, type Redis } from 'ioredis';
-
-/**
- * The call's keys are KEYS, each once (in the order the requests first name
- * them); ARGV[1] is the requests, in order, as binary records
- * ({@link RECORD}: little-endian, read with Lua's struct.unpack): the minute
- * counter's, day counter's and flood-guard counter's (./flood-guard.ts)
- * index in KEYS (the last 0: no flood check), how many requests in a row the
- * record stands for (consecutive requests alike in every field share one),
- * then minute limit, day limit, minute window s, day counter lifetime s and
- * flood limit. Each request is still decided on its own, in order: a record
- * of n requests runs the decision n times. (Eight arguments per request
- * before: Redis parsing them and copying them into Lua's tables was about a
- * third of its CPU per decision, docs/benchmarks-journal.md, "The quota
- * script's input; the batch that waited for the answers before it".)
- *
- * Returns, per request, five integers {outcome, minute count,
- * minute ms left, day count, flood ms left}, flat, packed as little-endian
- * doubles in one string (exact for integers below 2^53: one value for the
- * client to decode instead of five per request, and no number formatting in
- * Lua, which costs Redis more than the integer replies: readNumbers);
- * outcome 0 = refused by the
- * minute (its increment given back; the count is the one that was refused),
- * 1 = refused by the day (both increments given back; the minute count is
- * after the give-back), 2 = taken, 3 = refused by the flood guard (nothing
- * taken; the counts as they stand, and how long the block lasts).
- *
- * A key that comes back within one call (a client's requests read together)
- * is read and set up once (incremented, its time left read, its expiry set
- * when it has none: a new counter) and then counted in the script's own
- * table; what the call added to each counter is written at the end with one
- * INCRBY. Nothing else runs while a script runs, so the counters end, and
- * each request is decided, exactly as with a command per step; the Redis
- * work of a repeated key falls from seven commands per request to none
- * (plus one INCRBY per counter per call). The only difference: a repeated
- * key's minute time left is the one read at its first request of the call
- * (the call lasts well under a millisecond).
- */
-const CONSUME_MANY_LUA = `
-local out = {}
-local mCount, mTtl, mAdded, dCount, dAdded, fCount = {}, {}, {}, {}, {}, {}
-local function counter(k, cache)
-  local c = cache[k]
-  if c == nil then c = tonumber(redis.call('get', k) or '0') end
-  return c
-end
-local spec = ARGV[1]
-local pos, last = 1, #spec
-while pos <= last do
-  local mi, di, fi, times, minuteLimit, dayLimit, minuteS, dayS, floodLimit
-  mi, di, fi, times, minuteLimit, dayLimit, minuteS, dayS, floodLimit, pos = struct.unpack('<HHHHddddd', spec, pos)
-  local km, kd, kf = KEYS[mi], KEYS[di], KEYS[fi]
-  for _ = 1, times do
-  local n = #out
-  local flooded = false
-  if floodLimit > 0 then
-    if fCount[kf] == nil then fCount[kf] = tonumber(redis.call('get', kf) or '0') end
-    flooded = fCount[kf] >= floodLimit
-  end
-  if flooded then
-    out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = 3, counter(km, mCount), mTtl[km] or redis.call('pttl', km), counter(kd, dCount), redis.call('pttl', kf)
-  else
-    local m, mttl
-    if mCount[km] == nil then
-      m = redis.call('incr', km)
-      mttl = redis.call('pttl', km)
-      if mttl == -1 then redis.call('expire', km, minuteS); mttl = 1000 * minuteS end
-      mTtl[km], mAdded[km] = mttl, 0
-    else
-      m, mttl = mCount[km] + 1, mTtl[km]
-      mAdded[km] = mAdded[km] + 1
-    end
-    mCount[km] = m
-    if m > minuteLimit then
-      mCount[km], mAdded[km] = m - 1, mAdded[km] - 1
-      out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = 0, m, mttl, counter(kd, dCount), 0
-    else
-      local d
-      if dCount[kd] == nil then
-        d = redis.call('incr', kd)
-        if redis.call('ttl', kd) == -1 then redis.call('expire', kd, dayS) end
-        dAdded[kd] = 0
-      else
-        d = dCount[kd] + 1
-        dAdded[kd] = dAdded[kd] + 1
-      end
-      dCount[kd] = d
-      if d > dayLimit then
-        dCount[kd], dAdded[kd] = d - 1, dAdded[kd] - 1
-        mCount[km], mAdded[km] = m - 1, mAdded[km] - 1
-        out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = 1, m - 1, mttl, d, 0
-      else
-        out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = 2, m, mttl, d, 0
-      end
-    end
-  end
-  end
-end
-for k, added in pairs(mAdded) do if added ~= 0 then redis.call('incrby', k, added) end end
-for k, added in pairs(dAdded) do if added ~= 0 then redis.call('incrby', k, added) end end
-return struct.pack('<' .. string.rep('d', #out), unpack(out))`;
+import { CONSUME_MANY_LUA } from './quota-lua.js';
 
 /** One request's decision, as the script asks for it. */
 export interface WindowsRequest {
@@ -236,9 +137,11 @@ export async function consumeMany(redis: Redis, requests: readonly WindowsReques
   let at = 0;
   let prev: WindowsRequest | undefined;
   let run = 0;
+  const runs: number[] = [];
   for (const r of requests) {
     if (prev !== undefined && run < MAX_RUN && alike(prev, r)) {
       spec.writeUInt16LE(++run, at - RECORD_BYTES + 6);
+      runs[runs.length - 1] = run;
       continue;
     }
     const flood = r.flood ?? NO_FLOOD;
@@ -246,6 +149,7 @@ export async function consumeMany(redis: Redis, requests: readonly WindowsReques
     spec.writeUInt16LE(indexOf(r.dayKey), at + 2);
     spec.writeUInt16LE(flood.limit > 0 ? indexOf(flood.key) : 0, at + 4);
     spec.writeUInt16LE((run = 1), at + 6);
+    runs.push(1);
     spec.writeDoubleLE(r.limits.minute, at + 8);
     spec.writeDoubleLE(r.limits.day, at + 16);
     spec.writeDoubleLE(r.minuteS, at + 24);
@@ -263,13 +167,47 @@ export async function consumeMany(redis: Redis, requests: readonly WindowsReques
     if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
     reply = (await redis.sendCommand(new ScriptCall('eval', scriptCall(CONSUME_MANY_LUA, keyCount, keys, records)))) as Buffer;
   }
-  const flat = readNumbers(reply);
-  if (flat.length !== 5 * requests.length) throw new Error(`quota script: ${flat.length} numbers for ${requests.length} requests`);
-  const out: BothWindows[] = new Array(requests.length);
-  for (let i = 0; i < requests.length; i++) {
-    const outcome = OUTCOMES[flat[5 * i]!];
-    if (!outcome) throw new Error(`quota script: unknown outcome ${flat[5 * i]}`);
-    out[i] = { outcome, minuteCount: flat[5 * i + 1]!, minuteMsLeft: flat[5 * i + 2]!, dayCount: flat[5 * i + 3]!, floodMsLeft: flat[5 * i + 4]! };
+  return verdicts(readNumbers(reply), runs, requests.length);
+}
+
+/** Numbers per record in the script's reply (see CONSUME_MANY_LUA). */
+const PER_RECORD = 7;
+
+/**
+ * Each request's verdict from the script's reply: per record, its first
+ * request's five numbers, then how many after it were taken (k) and how the
+ * rest were refused; the record's other requests follow from these as the
+ * script worked them out (./quota-lua.ts). `runs`: the requests each record
+ * stands for, in order.
+ */
+export function verdicts(flat: readonly number[], runs: readonly number[], count: number): BothWindows[] {
+  if (flat.length !== PER_RECORD * runs.length) throw new Error(`quota script: ${flat.length} numbers for ${runs.length} records`);
+  const out: BothWindows[] = new Array(count);
+  let i = 0;
+  for (let r = 0; r < runs.length; r++) {
+    const at = PER_RECORD * r;
+    const outcome = OUTCOMES[flat[at]!];
+    if (!outcome) throw new Error(`quota script: unknown outcome ${flat[at]}`);
+    const m = flat[at + 1]!;
+    const minuteMsLeft = flat[at + 2]!;
+    const d = flat[at + 3]!;
+    const floodMsLeft = flat[at + 4]!;
+    out[i++] = { outcome, minuteCount: m, minuteMsLeft, dayCount: d, floodMsLeft };
+    const end = i - 1 + runs[r]!;
+    if (outcome !== 'taken') {
+      // The first refused changed nothing: the others are refused alike.
+      while (i < end) out[i++] = { outcome, minuteCount: m, minuteMsLeft, dayCount: d, floodMsLeft };
+      continue;
+    }
+    const k = flat[at + 5]!;
+    for (let j = 1; j <= k; j++) out[i++] = { outcome: 'taken', minuteCount: m + j, minuteMsLeft, dayCount: d + j, floodMsLeft: 0 };
+    const byMinute = flat[at + 6] === 0;
+    while (i < end) {
+      out[i++] = byMinute
+        ? { outcome: 'minute', minuteCount: m + k + 1, minuteMsLeft, dayCount: d + k, floodMsLeft: 0 }
+        : { outcome: 'day', minuteCount: m + k, minuteMsLeft, dayCount: d + k + 1, floodMsLeft: 0 };
+    }
   }
+  if (i !== count) throw new Error(`quota script: ${i} verdicts for ${count} requests`);
   return out;
 }

@@ -250,7 +250,7 @@ describe('batches asked while a call is out', () => {
   });
 
   it('leave as soon as the answer before them comes, before the answered requests carry on and before their own pass', async () => {
-    // A stand-in for the client: each call waits until the test answers it (five doubles per decision).
+    // A stand-in for the client: each call waits until the test answers it (seven doubles per record, api/access/quota-lua.ts).
     const answers: Array<(reply: Buffer) => void> = [];
     const fake = { sendCommand: () => new Promise<Buffer>((ok) => answers.push(ok)) } as unknown as Redis;
     const reply = (...values: number[]) => {
@@ -268,10 +268,10 @@ describe('batches asked while a call is out', () => {
     const second = batcher.decide(ask(id, lim));
     let callsWhenFirstCarriesOn = 0;
     const firstCarriesOn = first.then((v) => ((callsWhenFirstCarriesOn = batcher.sent.calls), v));
-    answers[0]!(reply(2, 1, 60_000, 1, 0));
+    answers[0]!(reply(2, 1, 60_000, 1, 0, 0, 0));
     expect((await firstCarriesOn).minuteCount).toBe(1);
     expect(callsWhenFirstCarriesOn).toBe(2);
-    answers[1]!(reply(2, 2, 59_000, 2, 0));
+    answers[1]!(reply(2, 2, 59_000, 2, 0, 0, 0));
     expect(await second).toMatchObject({ outcome: 'taken', minuteCount: 2, minuteMsLeft: 59_000 });
     await nextPass();
     expect(batcher.sent).toMatchObject({ calls: 2, decisions: 2, answered: 2 });
