@@ -116,15 +116,22 @@ export class Quota {
   consume(keyId: string, plan: Plan, nowMs = Date.now(), flood?: { guard: FloodCheck; id: string }): Promise<QuotaDecision> {
     const counterKey = flood ? flood.guard.counterKey(flood.id) : null;
     // The usual request (Redis up, the guard in Redis too) has no async function of its own: one
-    // promise for the batch's verdict, one for the decision (the hot path of every served request).
+    // promise for the batch's verdict, one for the decision or, when Redis did not answer, the
+    // outage path (the hot path of every served request).
     if (this.batcher && this.redis?.status === 'ready' && (!flood || counterKey !== null)) {
-      return this.viaBatch(keyId, plan, nowMs, flood, counterKey).catch(() => this.consumeSlow(keyId, plan, nowMs, flood, counterKey, false));
+      return this.viaBatch(keyId, plan, nowMs, flood, counterKey, () => this.consumeSlow(keyId, plan, nowMs, flood, counterKey, false));
     }
     return this.consumeSlow(keyId, plan, nowMs, flood, counterKey, true);
   }
 
-  /** The decision of the script (./quota-script.ts) in the batch of this pass of the event loop; rejects when Redis does not answer. */
-  private viaBatch(keyId: string, plan: Plan, nowMs: number, flood: { guard: FloodCheck; id: string } | undefined, counterKey: string | null): Promise<QuotaDecision> {
+  /**
+   * The decision of the script (./quota-script.ts) in the batch of this pass of the event loop; when Redis
+   * does not answer, `otherwise`'s, or (none given) a rejection.
+   */
+  private viaBatch(
+    keyId: string, plan: Plan, nowMs: number, flood: { guard: FloodCheck; id: string } | undefined, counterKey: string | null,
+    otherwise?: () => Promise<QuotaDecision>,
+  ): Promise<QuotaDecision> {
     const keys = this.counterKeys(keyId, nowMs);
     // One object shape for every request (no spread): the batch reads them in a loop.
     return this.batcher!.decide({
@@ -134,7 +141,7 @@ export class Quota {
       minuteS: MINUTE_S,
       dayS: dayTtlS(nowMs),
       flood: counterKey !== null ? { key: counterKey, limit: flood!.guard.limit } : undefined,
-    }).then((both) => this.decision(keyId, plan, keys.dayId, both, nowMs));
+    }).then((both) => this.decision(keyId, plan, keys.dayId, both, nowMs), otherwise);
   }
 
   /**
