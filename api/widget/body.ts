@@ -25,7 +25,7 @@
 import { iframeDocument, scriptString, widgetScript } from './documents.js';
 import { boxMarkup, escapeHtml } from './markup.js';
 import { documentTitle } from './render.js';
-import { WIDGET_MODES, WIDGET_THEMES, WIDGET_VARIANTS, type Presentation } from './schema.js';
+import { WIDGET_MODES, WIDGET_THEMES, WIDGET_VARIANTS, type Presentation, type WidgetMode, type WidgetTheme, type WidgetVariant } from './schema.js';
 import type { WidgetView } from './view.js';
 
 /**
@@ -68,11 +68,17 @@ function cut(text: string, markers: readonly string[]): Frame {
   return parts;
 }
 
-const keyOf = (p: Presentation): string => `${p.mode}|${p.variant}|${p.theme}`;
-const FRAMES = new Map<string, Frame>();
-for (const mode of WIDGET_MODES) for (const variant of WIDGET_VARIANTS) for (const theme of WIDGET_THEMES) {
-  const p: Presentation = { mode, variant, theme };
-  FRAMES.set(keyOf(p), mode === 'js' ? cut(widgetScript(BOX, p), [BOX]) : cut(iframeDocument(BOX, TITLE, p), [TITLE, BOX]));
+/** Per mode, variant and theme (looked up without building a key string per load). */
+const FRAMES = {} as Record<WidgetMode, Record<WidgetVariant, Record<WidgetTheme, Frame>>>;
+for (const mode of WIDGET_MODES) {
+  FRAMES[mode] = {} as Record<WidgetVariant, Record<WidgetTheme, Frame>>;
+  for (const variant of WIDGET_VARIANTS) {
+    FRAMES[mode][variant] = {} as Record<WidgetTheme, Frame>;
+    for (const theme of WIDGET_THEMES) {
+      const p: Presentation = { mode, variant, theme };
+      FRAMES[mode][variant][theme] = mode === 'js' ? cut(widgetScript(BOX, p), [BOX]) : cut(iframeDocument(BOX, TITLE, p), [TITLE, BOX]);
+    }
+  }
 }
 
 /**
@@ -119,7 +125,7 @@ function assemble(frame: Frame, texts: readonly string[]): Buffer {
 
 /** The body of a served box: the bytes of renderWidget(v, p). */
 export function servedBody(v: WidgetView, p: Presentation): Buffer {
-  const frame = FRAMES.get(keyOf(p))!;
+  const frame = FRAMES[p.mode][p.variant][p.theme];
   const plain = plainView(v);
   const box = boxMarkup(v, p.variant, p.theme, plain ? same : escapeHtml);
   if (p.mode === 'iframe') return assemble(frame, [documentTitle(v.name), box]);

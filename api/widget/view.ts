@@ -57,6 +57,24 @@ const ROME_SHORT_DATE = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rom
 
 /** A number as weather.php rounds it, Italian style: decimal comma, U+2212 for negatives. */
 export function italianNumber(value: number, decimals: number): string {
+  // The rounded values repeat from load to load (temperatures in tenths, humidity in units), and toFixed
+  // is a runtime call: the texts of recent ones are kept, per number of decimals (-0 and 0 share a key
+  // and a text, "0,0").
+  const memo = NUMBER_TEXTS[decimals];
+  let text = memo?.get(value);
+  if (text === undefined) {
+    text = italianNumberOf(value, decimals);
+    if (memo !== undefined) {
+      if (memo.size >= NUMBER_TEXTS_MAX) memo.clear();
+      memo.set(value, text);
+    }
+  }
+  return text;
+}
+const NUMBER_TEXTS: readonly Map<number, string>[] = [new Map(), new Map(), new Map()];
+const NUMBER_TEXTS_MAX = 4096;
+
+function italianNumberOf(value: number, decimals: number): string {
   const s = Math.abs(value).toFixed(decimals).replace('.', ',');
   return value < 0 && Number(s.replace(',', '.')) !== 0 ? `\u2212${s}` : s;
 }

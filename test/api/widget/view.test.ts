@@ -33,6 +33,16 @@ describe('widget wording', () => {
     expect(italianNumber(62, 0)).toBe('62');
   });
 
+  it('numbers: the same text on every call, from the table of recent ones or not (tenths written here by integer arithmetic)', () => {
+    const tenths = (k: number) => `${k < 0 ? '\u2212' : ''}${Math.floor(Math.abs(k) / 10)},${Math.abs(k) % 10}`;
+    // Twice over more values than the table keeps (4,096 per number of decimals): computed, kept, and after a clear.
+    for (let pass = 0; pass < 2; pass++) for (let k = -3000; k <= 3000; k++) expect(italianNumber(k / 10, 1)).toBe(tenths(k));
+    for (const z of [0, -0, -0.04, 0.04]) expect(italianNumber(z, 1)).toBe('0,0');
+    expect(italianNumber(-0.04, 0)).toBe('0');
+    expect(italianNumber(62, 0)).toBe('62');
+    expect(italianNumber(62, 2)).toBe('62,00');
+  });
+
   it('time in Europe/Rome: UTC+1 in winter, UTC+2 in summer', () => {
     expect(romeTime('2024-01-15T21:05:00.000Z')).toBe('22:05');
     expect(romeTime('2024-06-21T10:30:00.000Z')).toBe('12:30');
