@@ -50,11 +50,25 @@ export function fetchStages(decode: (req: BlockRequest) => Promise<ChunkData>): 
   return 'fetch' in decode && 'decodeFetched' in decode ? (decode as FetchingDecoder) : null;
 }
 
-export async function readBlock(req: BlockRequest): Promise<ChunkData> {
-  if (req.planar) return readPlanarBlock(req);
+/**
+ * The block of `req`. `shared`: in a SharedArrayBuffer (a warm's block, decoded in a thread: ./decode-worker.ts
+ * says why); else in an ArrayBuffer of its own.
+ */
+export async function readBlock(req: BlockRequest, shared = false): Promise<ChunkData> {
+  if (req.planar) {
+    const block = await readPlanarBlock(req);
+    return shared ? sharedCopy(block) : block;
+  }
   await zstdReady();
   // From here on synchronous: the chunk files share one read buffer (./chunk-file.ts readChunkFileSync).
-  return readInterleavedBlockSync(req);
+  return readInterleavedBlockSync(req, shared);
+}
+
+/** `block` copied into a SharedArrayBuffer (a planar block is the decoder's own buffer). */
+function sharedCopy(block: ChunkData): ChunkData {
+  const copy = block instanceof Int16Array ? new Int16Array(new SharedArrayBuffer(block.byteLength)) : new Float32Array(new SharedArrayBuffer(block.byteLength));
+  copy.set(block);
+  return copy;
 }
 
 /**
@@ -63,12 +77,13 @@ export async function readBlock(req: BlockRequest): Promise<ChunkData> {
  * (./planar-block.ts). readFile's thread-pool round trips and buffer of its own cost 2.0 of the 5.1 ms of CPU per
  * nwp block a warm decodes (docs/benchmarks-journal.md, "Publish window").
  */
-function readInterleavedBlockSync(req: BlockRequest): ChunkData {
+function readInterleavedBlockSync(req: BlockRequest, shared: boolean): ChunkData {
   const size = req.int16 ? 2 : 4;
   const chunkSteps = req.chunkSteps ?? req.steps;
   const chunkBytes = chunkSteps * req.plane * size;
   const members = req.files.length;
-  const buffer = new ArrayBuffer(members * req.steps * req.plane * size);
+  const bytes = members * req.steps * req.plane * size;
+  const buffer = shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
   const out = req.int16 ? new Uint16Array(buffer) : new Uint32Array(buffer);
   // Member m's steps first … first + n − 1 to block steps t0 … t0 + n − 1.
   const put = (f: ChunkFile, fetched: Uint8Array | undefined, m: number, first: number, n: number, t0: number) => {

@@ -8,6 +8,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ChunkData, ChunkFile } from './chunk-file.js';
 import { readBlock, type BlockRequest } from './block-read.js';
+import { FreedMemory } from './freed-memory.js';
 
 /** Decoded values: a chunk [time][row][col] (or [row][col] for static variables), or a block of them (./block.ts). */
 export type { ChunkData, ChunkFile, BlockRequest };
@@ -21,13 +22,22 @@ export class ChunkCache {
 
   /**
    * `onDrop(id)` runs whenever a block leaves the cache (evicted, replaced, cleared), for front tables of it;
-   * `decode` reads a block (default on this thread; ./decode-pool.ts: in decode threads).
+   * `decode` reads a block (default on this thread; ./decode-pool.ts: in decode threads); `freed` hears the bytes
+   * of shared blocks (a warm's) that leave, to report them to V8 (./freed-memory.ts).
    */
-  constructor(maxBytes = DEFAULT_CACHE_BYTES, onDrop?: (id: number) => void, private readonly decode: (req: BlockRequest) => Promise<ChunkData> = readBlock) {
+  constructor(
+    maxBytes = DEFAULT_CACHE_BYTES,
+    onDrop?: (id: number) => void,
+    private readonly decode: (req: BlockRequest) => Promise<ChunkData> = readBlock,
+    private readonly freed = new FreedMemory(),
+  ) {
     this.lru = new LRUCache<number, ChunkData>({
       maxSize: maxBytes,
       sizeCalculation: (c) => Math.max(1, c.byteLength),
-      ...(onDrop ? { dispose: (_c: ChunkData, id: number) => onDrop(id) } : {}),
+      dispose: (c: ChunkData, id: number) => {
+        if (c.buffer instanceof SharedArrayBuffer) this.freed.add(c.byteLength);
+        onDrop?.(id);
+      },
     });
   }
 
@@ -69,6 +79,7 @@ export class ChunkCache {
         (c) => {
           this.inflight.delete(req.id);
           this.lru.set(req.id, c);
+          this.freed.flush();
           return c;
         },
         (err: unknown) => {
@@ -101,6 +112,7 @@ export class ChunkCache {
     this.inflight.set(req.id, p);
     try {
       this.lru.set(req.id, await p);
+      this.freed.flush();
       this.warmed++;
     } finally {
       this.inflight.delete(req.id);
@@ -113,9 +125,11 @@ export class ChunkCache {
   /** Drop blocks first…first + n − 1 (a version no longer read). */
   deleteRange(first: number, n: number): void {
     for (let id = first; id < first + n; id++) this.lru.delete(id);
+    this.freed.flush(true);
   }
 
   clear(): void {
     this.lru.clear();
+    this.freed.flush(true);
   }
 }

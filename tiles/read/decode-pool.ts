@@ -9,11 +9,15 @@ import { Piscina } from 'piscina';
 import type { ChunkData } from './chunk-file.js';
 import type { BlockRequest } from './block-read.js';
 import { workerModule } from '../worker-module.js';
+import type { DecodeTask } from './decode-worker.js';
 
 let pool: Piscina | undefined;
 
-/** A decode function running on `threads` threads (the process-wide pool grows to the largest count asked). */
-export function threadDecoder(threads: number): (req: BlockRequest) => Promise<ChunkData> {
+/**
+ * A decode function running on `threads` threads (the process-wide pool grows to the largest count asked).
+ * `shared`: its blocks in SharedArrayBuffers (a warm's: ./decode-worker.ts says why).
+ */
+export function threadDecoder(threads: number, shared = false): (req: BlockRequest) => Promise<ChunkData> {
   if (!pool || pool.options.maxThreads < threads) {
     const old = pool;
     const worker = workerModule(import.meta.url, 'decode-worker');
@@ -21,6 +25,7 @@ export function threadDecoder(threads: number): (req: BlockRequest) => Promise<C
     void old?.destroy();
   }
   const p = pool;
+  if (shared) return (req) => p.run({ ...req, shared: true } satisfies DecodeTask) as Promise<ChunkData>;
   return (req) => p.run(req) as Promise<ChunkData>;
 }
 

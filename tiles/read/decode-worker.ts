@@ -1,10 +1,23 @@
 /**
  * A decode thread's task (./decode-pool.ts): read one block and hand its
  * buffer over without a copy.
+ *
+ * A warm's blocks (`shared`) are written into a SharedArrayBuffer, which V8
+ * does not count in an isolate's external memory: an ArrayBuffer moved to
+ * the event loop's isolate is counted there on arrival, and the few hundred
+ * MiB of a publish's warm arriving block by block made V8 start a major GC
+ * every ~32 MiB of them (11 mark-compacts, pauses up to 40 ms, in the 5–9 s
+ * the old version answers beside it: docs/benchmarks-journal.md, "The
+ * publish window's collector"). The memory they free is reported at the
+ * switch instead (./freed-memory.ts).
  */
 import { Piscina } from 'piscina';
 import { readBlock, type BlockRequest } from './block-read.js';
 
-export default async function decodeBlock(req: BlockRequest): Promise<unknown> {
+/** A block to read; `shared`: into a SharedArrayBuffer (a warm's). */
+export type DecodeTask = BlockRequest & { shared?: boolean };
+
+export default async function decodeBlock(req: DecodeTask): Promise<unknown> {
+  if (req.shared) return readBlock(req, true);
   return Piscina.move(await readBlock(req));
 }

@@ -88,7 +88,7 @@ export class TileStore {
     // Warms decode in threads whatever decodeThreads says: the event loop keeps answering from the live version.
     // The larger pool first: the process-wide pool is replaced when a larger one is asked for (./decode-pool.ts).
     const lanes = Math.max(1, threads, availableParallelism());
-    const warmDecode = opts.warm ? this.loader(threadDecoder(lanes)) : undefined;
+    const warmDecode = opts.warm ? this.loader(threadDecoder(lanes, true)) : undefined;
     const decode = this.loader(threads > 0 ? threadDecoder(threads) : readBlock);
     this.cache = new ChunkCache(opts.cacheBytes ?? autoCacheBytes(this.storage), (id) => this.dropSlot(id), decode);
     this.history = new ChunkCache(opts.historyCacheBytes ?? HISTORY_CACHE_BYTES, (id) => this.dropSlot(id), decode);

@@ -15,6 +15,7 @@ import { tileStorage } from '../../../tiles/storage/open.js';
 import { versionState, type VersionState } from '../../../tiles/read/version-state.js';
 import { blockRequest } from '../../../tiles/read/neighbour-blocks.js';
 import { readBlock } from '../../../tiles/read/block-read.js';
+import { threadDecoder } from '../../../tiles/read/decode-pool.js';
 import { REGULAR, hourlyTimes, input } from '../fields.js';
 import { tempRoot } from '../temp-root.js';
 import { mulberry32 } from '../../../bench/prng.js';
@@ -89,5 +90,19 @@ describe('interleaved blocks against zarr-python', () => {
     expect([...dtypes].sort()).toEqual(['float32', 'int16']);
     // Every value of every variable: 4 time-varying × 5 steps and 2 static, over the whole grid.
     expect(compared).toBe(cells * (4 * times.length + 2));
+  });
+
+  it('a warm\'s block, in a SharedArrayBuffer from a decode thread, holds the same bytes as one read here', async () => {
+    const decode = threadDecoder(1, true);
+    for (let kind = 0; kind < vs.kinds.length; kind++) {
+      for (let c = 0; c < vs.nChunks; c++) {
+        const req = blockRequest(vs, kind * vs.nWin, c, 0);
+        const [here, thread] = await Promise.all([readBlock(req), decode(req)]);
+        expect(here.buffer).toBeInstanceOf(ArrayBuffer);
+        expect(thread.buffer).toBeInstanceOf(SharedArrayBuffer);
+        expect(thread.constructor).toBe(here.constructor);
+        expect(Buffer.from(thread.buffer).equals(Buffer.from(here.buffer))).toBe(true);
+      }
+    }
   });
 });

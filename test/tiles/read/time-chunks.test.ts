@@ -134,6 +134,12 @@ describe('a store chunked along time', () => {
     const chunk2 = await block(4);
     const bridge = await block(3);
     expect([chunk2.length, bridge.length]).toEqual([128 * plane, 2 * plane]);
+    // A warm's copy (in a SharedArrayBuffer, tiles/read/decode-worker.ts) holds the same values.
+    for (const [win, own] of [[4, chunk2], [3, bridge]] as const) {
+      const shared = await readBlock(blockRequest(vs, kind * vs.nWin + win, c, 0), true);
+      expect(shared.buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect(shared instanceof Int16Array && Buffer.from(shared.buffer).equals(Buffer.from(own.buffer, own.byteOffset, own.byteLength))).toBe(true);
+    }
     const cells = [[0, 16], [5, 17], [11, 19]] as const;
     const steps = [255, 256, 300, 383];
     const raw = JSON.parse(execFileSync('/usr/bin/python3', ['-c', RAW_SCRIPT, path, JSON.stringify(steps), JSON.stringify(cells)], { encoding: 'utf8', timeout: 60_000 })) as number[][];
