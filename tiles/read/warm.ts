@@ -120,7 +120,7 @@ export class VersionWarmer {
       e.state = vs;
       e.pending = null;
       // The old version's blocks: requests pinned to it keep their own references.
-      if (old) this.cache.deleteRange(old.idBase, idSpan(old));
+      if (old) this.retire(old);
       if (r) this.onReport(r);
     });
   }
@@ -141,7 +141,19 @@ export class VersionWarmer {
 
   private abandon(vs: VersionState): void {
     this.cancelled.add(vs);
+    this.retire(vs);
+  }
+
+  /**
+   * A version no longer read: its blocks leave the cache and its front table (`slots`). The cache's drop hook
+   * clears only live versions' tables, and a version outlives its switch in the service's recent lookup plans
+   * (api/weather/lookup-plan.ts keeps 8 per selection): its table held every block it had read, a whole
+   * version's decoded memory per publish (docs/benchmarks-journal.md, "The publish window's collector").
+   * A request still reading it meets the cache's miss path, as for an evicted block.
+   */
+  private retire(vs: VersionState): void {
     this.cache.deleteRange(vs.idBase, idSpan(vs));
+    vs.slots.fill(undefined);
   }
 
   /** The warm of `vs` (started on the first call); null when abandoned for a newer version. */

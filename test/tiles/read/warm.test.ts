@@ -66,6 +66,10 @@ describe('warming a version before it answers', () => {
     const tiles = warmStore(root, reports);
     await tiles.warmLive(['nwp']);
     const warmBytes = tiles.cacheStats().bytes;
+    const va = tiles.pin('nwp')!;
+    for (const p of CHUNK_POINTS) tiles.trySample('nwp', p.lat, p.lon, AT, NAMES);
+    // a's blocks were decoded in a thread into SharedArrayBuffers (tiles/read/decode-worker.ts) and are in its front table.
+    expect(va.slots.filter((s) => s !== undefined).map((s) => s!.buffer instanceof SharedArrayBuffer)).toEqual(Array(9).fill(true));
     const b = await publish(root, 20);
 
     // The first lookup finds version b and stages it; a stays live.
@@ -88,8 +92,14 @@ describe('warming a version before it answers', () => {
       await new Promise((r) => setTimeout(r, 5));
     }
     expect(seen.at(-1)).toBe(20);
-    // The old version's blocks were dropped at the switch: the cache holds b's alone.
+    // The old version's blocks were dropped at the switch: the cache holds b's alone, and a's front table none
+    // (the service's lookup plans keep a version after it is replaced).
     expect(tiles.cacheStats().bytes).toBe(warmBytes);
+    expect(va.slots.every((s) => s === undefined)).toBe(true);
+    // A request that pinned a before the switch still reads a, through the cache's miss path.
+    const misses = tiles.cacheStats().misses;
+    expect((await tiles.sampleIn(va, CHUNK_POINTS[4]!.lat, CHUNK_POINTS[4]!.lon, AT, NAMES)).values.temperature_2m).toBe(12);
+    expect(tiles.cacheStats().misses).toBe(misses + 1);
   });
 
   it('without a warm plan a published version answers at once (the default, unchanged)', async () => {
