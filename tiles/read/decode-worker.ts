@@ -6,10 +6,10 @@
  * does not count in an isolate's external memory: an ArrayBuffer moved to
  * the event loop's isolate is counted there on arrival, and the few hundred
  * MiB of a publish's warm arriving block by block made V8 start a major GC
- * every ~32 MiB of them (11 mark-compacts, pauses up to 40 ms, in the 5–9 s
- * the old version answers beside it: docs/benchmarks-journal.md, "The
- * publish window's collector"). The memory they free is reported at the
- * switch instead (./freed-memory.ts).
+ * every ~32 MiB of them (9–11 mark-compacts, pauses of 9–200 ms on the loaded
+ * 2-core machine, in the 5–18 s the old version answers beside the warm:
+ * docs/benchmarks-journal.md, "The publish window's collector"). The memory
+ * they free is reported when they leave the cache instead (./freed-memory.ts).
  */
 import { Piscina } from 'piscina';
 import { readBlock, type BlockRequest } from './block-read.js';
