@@ -16,9 +16,17 @@
 /** Below this, dropped shared bytes wait for more (V8's own step: its soft limit of external growth is 64 MB). */
 export const REPORT_BYTES = 64 * 2 ** 20;
 
-/** The report itself: an ArrayBuffer of `bytes`, let go at once. */
+/**
+ * The report itself: ArrayBuffers of `bytes` in all, let go at once, in steps of {@link REPORT_BYTES} (each a small
+ * allocation where the memory is committed strictly). Where even that fails, nothing is reported: the old blocks
+ * wait for the next major GC, as before shared blocks, and the answer that dropped them is not refused for it.
+ */
 export function reportToV8(bytes: number): void {
-  void new ArrayBuffer(bytes);
+  try {
+    for (let left = bytes; left > 0; left -= REPORT_BYTES) void new ArrayBuffer(Math.min(left, REPORT_BYTES));
+  } catch {
+    // RangeError: the allocation failed (no address space or commit limit); a hint, not a need
+  }
 }
 
 export class FreedMemory {
