@@ -4,18 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { numberText } from '../../../api/fields/number-text.js';
-
-/** A small deterministic generator (mulberry32), so that a failure names a reproducible value. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../../bench/prng.js';
 
 describe('numberText', () => {
   it('prints what JSON.stringify prints, edge values included', () => {
@@ -24,7 +13,7 @@ describe('numberText', () => {
   });
 
   it('answers each value right when many values share and replace the same slots', () => {
-    const next = rng(42);
+    const next = mulberry32(42);
     // Rounded values as the answers carry them (tenths, integers, thousandths), and raw doubles; each seen several times.
     const pool: number[] = [];
     for (let i = 0; i < 40_000; i++) {
