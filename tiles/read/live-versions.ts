@@ -21,6 +21,20 @@ export interface StoreEntry {
   pending?: VersionState | null;
 }
 
+/**
+ * Make `vs` the entry's live version (null: the store was withdrawn); every switch goes through here. The
+ * version replaced has its front table (`slots`) emptied: the cache's drop hook clears only live versions'
+ * tables, and a replaced version outlives its switch in the service's recent lookup plans
+ * (api/weather/lookup-plan.ts), so its table would hold every block it had read, a version's decoded memory per
+ * publish (docs/benchmarks-journal.md, "The publish window's collector"). A request still reading it meets the
+ * cache (a hit, or its miss path), as for an evicted block.
+ */
+export function setLive(e: StoreEntry, vs: VersionState | null): void {
+  const old = e.state;
+  e.state = vs;
+  if (old && old !== vs) old.slots.fill(undefined);
+}
+
 /** What to do with a new version found for a store: by default it answers at once; ./warm.ts stages it. */
 export type AdoptVersion = (key: string, e: StoreEntry, vs: VersionState) => void;
 
@@ -34,9 +48,7 @@ export class LiveVersions {
   constructor(
     private readonly storage: TileStorage,
     private readonly checkMs: number,
-    private readonly adopt: AdoptVersion = (_key, e, vs) => {
-      e.state = vs;
-    },
+    private readonly adopt: AdoptVersion = (_key, e, vs) => setLive(e, vs),
   ) {}
 
   /** The store's entry with its live version at `nowMs`; undefined for an invalid key. */
@@ -56,7 +68,7 @@ export class LiveVersions {
     e.stamp = stamp;
     if (!m || e.state?.version === m.version) {
       // Withdrawn, or back to the live version: a version being warmed is not switched to.
-      if (!m) e.state = null;
+      if (!m) setLive(e, null);
       e.pending = null;
     } else if (e.pending?.version !== m.version) {
       let vs: VersionState;

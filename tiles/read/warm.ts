@@ -27,7 +27,7 @@
  */
 import type { Manifest } from '../manifest.js';
 import type { ChunkCache, ChunkData, BlockRequest } from './chunk-cache.js';
-import type { StoreEntry } from './live-versions.js';
+import { setLive, type StoreEntry } from './live-versions.js';
 import { fetchStages, type Limit } from './block-read.js';
 import { blockRequest } from './neighbour-blocks.js';
 import { idSpan, type VersionState } from './version-state.js';
@@ -100,7 +100,7 @@ export class VersionWarmer {
     if (pending) this.abandon(pending);
     e.pending = null;
     if (!names || !e.state) {
-      e.state = vs;
+      setLive(e, vs);
       if (names) void this.warm(key, vs, names, false);
       return;
     }
@@ -117,9 +117,9 @@ export class VersionWarmer {
         return;
       }
       const old = e.state;
-      e.state = vs;
+      setLive(e, vs);
       e.pending = null;
-      // The old version's blocks: requests pinned to it keep their own references.
+      // The old version's blocks (its front table went with the switch): requests pinned to it keep their own references.
       if (old) this.retire(old);
       if (r) this.onReport(r);
     });
@@ -145,15 +145,12 @@ export class VersionWarmer {
   }
 
   /**
-   * A version no longer read: its blocks leave the cache and its front table (`slots`). The cache's drop hook
-   * clears only live versions' tables, and a version outlives its switch in the service's recent lookup plans
-   * (api/weather/lookup-plan.ts keeps 8 per selection): its table held every block it had read, a whole
-   * version's decoded memory per publish (docs/benchmarks-journal.md, "The publish window's collector").
-   * A request still reading it meets the cache's miss path, as for an evicted block.
+   * A version no longer read (replaced, or abandoned while staged): its blocks leave the cache, which the warm
+   * filled for it; its front table is emptied by the switch itself (./live-versions.ts `setLive`). A request
+   * still reading it meets the cache's miss path, as for an evicted block.
    */
   private retire(vs: VersionState): void {
     this.cache.deleteRange(vs.idBase, idSpan(vs));
-    vs.slots.fill(undefined);
   }
 
   /** The warm of `vs` (started on the first call); null when abandoned for a newer version. */
