@@ -57,15 +57,69 @@ const SCRIPT_SHA = createHash('sha1').update(CONSUME_MANY_LUA).digest('hex');
  * one string, comes back as bytes for readNumbers.
  */
 class ScriptCall extends Command {
+  /**
+   * The reply whenever it comes, also after the command timeout rejected the
+   * call (ioredis still matches the late reply to it); rejects when the call
+   * fails otherwise (an error reply, the connection given up).
+   */
+  readonly answer: Promise<Buffer>;
+
   constructor(
     name: 'evalsha' | 'eval',
     private readonly resp: Buffer,
   ) {
     super(name, [], { replyEncoding: null });
+    const { resolve, reject } = this;
+    this.answer = new Promise((ok, fail) => {
+      this.resolve = (reply: Buffer) => {
+        ok(reply);
+        return resolve(reply);
+      };
+      this.reject = (err: Error) => {
+        if (!isTimeout(err)) fail(err);
+        reject(err);
+      };
+    });
+    this.answer.catch(() => {}); // read only after a timeout
   }
 
   override toWritable(): Buffer {
     return this.resp;
+  }
+}
+
+/** ioredis's command timeout (the one error after which Redis may still run the command and answer). */
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && /timed out/i.test(err.message);
+}
+
+/**
+ * How long a script call that timed out is still waited for, ms. Redis runs
+ * a call that arrives, however late; its verdicts are then the only exact
+ * ones: a request sent on to the outage path (./quota.ts) would be counted
+ * twice, refused while quota remains, and its quota lost for the day
+ * (seen at load 14: one reply in 300 came after the 500 ms timeout). A hung
+ * Redis holds its first requests back this much longer before the outage path.
+ */
+export const LATE_REPLY_MS = 2000;
+
+/**
+ * The reply to `call`; after a command timeout, the late reply if it comes
+ * within {@link LATE_REPLY_MS}, else the timeout. (The timeout still reaches
+ * the hang breaker, ./redis-connection.ts, which sees the sent promise.)
+ */
+async function send(redis: Redis, call: ScriptCall): Promise<Buffer> {
+  try {
+    return (await redis.sendCommand(call)) as Buffer;
+  } catch (err) {
+    if (!isTimeout(err)) throw err;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<never>((_, fail) => (timer = setTimeout(() => fail(err), LATE_REPLY_MS)));
+    try {
+      return await Promise.race([call.answer, gaveUp]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 
@@ -120,6 +174,7 @@ export function readNumbers(reply: Buffer): number[] {
  * SCRIPT FLUSH), as ioredis's own script commands do. Building it from an
  * argument list of eight per request cost ioredis about a third of the
  * call's client CPU (docs/benchmarks-journal.md, "The access layer's CPU").
+ * A call that times out is still waited for a while (see {@link send}).
  */
 export async function consumeMany(redis: Redis, requests: readonly WindowsRequest[]): Promise<BothWindows[]> {
   const keyIndex = new Map<string, number>();
@@ -162,10 +217,10 @@ export async function consumeMany(redis: Redis, requests: readonly WindowsReques
   const keyCount = keyIndex.size;
   let reply: Buffer;
   try {
-    reply = (await redis.sendCommand(new ScriptCall('evalsha', scriptCall(null, keyCount, keys, records)))) as Buffer;
+    reply = await send(redis, new ScriptCall('evalsha', scriptCall(null, keyCount, keys, records)));
   } catch (err) {
     if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-    reply = (await redis.sendCommand(new ScriptCall('eval', scriptCall(CONSUME_MANY_LUA, keyCount, keys, records)))) as Buffer;
+    reply = await send(redis, new ScriptCall('eval', scriptCall(CONSUME_MANY_LUA, keyCount, keys, records)));
   }
   return verdicts(readNumbers(reply), runs, requests.length);
 }
