@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { strictQuery, parseUtcDateTime } from '../validation/strict-query.js';
 import { WEATHER_NUMBER_PARAMS, WEATHER_TIME_PARAMS, WeatherQuerySchema, type WeatherQuery } from '../weather/schema.js';
 import { weatherJson, weatherResponses, type WeatherResponse } from '../fields/response-schema.js';
+import { utf8Body } from '../fields/body-slab.js';
 import type { ObserveRequest } from '../weather/service.js';
 import { DECIMALS, roundTo } from '../weather/precision.js';
 import { elapsedMs } from '../plugins/timing.js';
@@ -72,10 +73,9 @@ export default async function weatherRoutes(fastify: FastifyInstance): Promise<v
       const json = weatherJson(body);
       if (json === undefined) return body;
       reply.header('content-type', JSON_CONTENT_TYPE);
-      // Sent as its UTF-8 bytes, encoded once here: as a string, Fastify would count its bytes and Node join it
-      // to the head and encode both, character by character, since the answer holds a character above U+00FF
-      // (the source line's →; docs/benchmarks-journal.md, "weather.php's body as bytes").
-      return Buffer.from(json, 'utf8');
+      // Sent as its UTF-8 bytes, encoded once into a slab: as a string, Fastify would count its bytes and Node
+      // join it to the head and encode both, character by character (api/fields/body-slab.ts).
+      return utf8Body(json);
     },
   );
 }

@@ -12,7 +12,7 @@
  * writer goes character by character once a string holds one non-ASCII
  * character, and every box holds "umidità" and "°C". Here only the box's
  * markup (about 1.3 KB) is encoded per load, straight into a buffer cut
- * from a slab, and the length is known (docs/benchmarks-journal.md,
+ * from a slab (../fields/body-slab.ts), and the length is known (docs/benchmarks-journal.md,
  * "widget.php: the box's fixed bytes encoded once").
  *
  * The fixed parts are cut out of the reference renderers' own output
@@ -25,6 +25,7 @@
 import { iframeDocument, scriptString, widgetScript } from './documents.js';
 import { boxMarkup, escapeHtml } from './markup.js';
 import { documentTitle } from './render.js';
+import { assembleBody } from '../fields/body-slab.js';
 import { WIDGET_MODES, WIDGET_THEMES, WIDGET_VARIANTS, type Presentation, type WidgetMode, type WidgetTheme, type WidgetVariant } from './schema.js';
 import type { WidgetView } from './view.js';
 
@@ -81,54 +82,12 @@ for (const mode of WIDGET_MODES) {
   }
 }
 
-/**
- * Bodies are cut from slabs, as Node's own Buffer pool does for small
- * buffers (a body is above its 4 KB limit: one new ArrayBuffer per answer
- * otherwise); a slab is never written twice, and is freed once no body cut
- * from it is referenced.
- */
-const SLAB_BYTES = 64 * 1024;
-let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-let used = 0;
-
-/** Offset in `slab` with at least `bytes` free from there (a new slab when the current one has not). */
-function reserve(bytes: number): number {
-  if (used + bytes > slab.length) {
-    slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, bytes));
-    used = 0;
-  }
-  return used;
-}
-
-/** The bytes of `slab` from `start` to `end`, taken (8-byte aligned after them). */
-function take(start: number, end: number): Buffer {
-  used = (end + 7) & ~7;
-  return slab.subarray(start, end);
-}
-
-/** Fixed part, text, fixed part, text ...: the texts UTF-8 encoded, at most 3 bytes per UTF-16 unit. */
-function assemble(frame: Frame, texts: readonly string[]): Buffer {
-  let max = 0;
-  for (const f of frame) max += f.length;
-  for (const t of texts) max += 3 * t.length;
-  const start = reserve(max);
-  let at = start;
-  for (let i = 0; i < texts.length; i++) {
-    slab.set(frame[i]!, at);
-    at += frame[i]!.length;
-    at += slab.write(texts[i]!, at, 'utf8');
-  }
-  const last = frame[texts.length]!;
-  slab.set(last, at);
-  return take(start, at + last.length);
-}
-
 /** The body of a served box: the bytes of renderWidget(v, p). */
 export function servedBody(v: WidgetView, p: Presentation): Buffer {
   const frame = FRAMES[p.mode][p.variant][p.theme];
   const plain = plainView(v);
   const box = boxMarkup(v, p.variant, p.theme, plain ? same : escapeHtml);
-  if (p.mode === 'iframe') return assemble(frame, [documentTitle(v.name), box]);
+  if (p.mode === 'iframe') return assembleBody(frame, [documentTitle(v.name), box]);
   // scriptString's literal less its quotes, which the frame holds.
-  return assemble(frame, [plain ? box : scriptString(box).slice(1, -1)]);
+  return assembleBody(frame, [plain ? box : scriptString(box).slice(1, -1)]);
 }

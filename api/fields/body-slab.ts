@@ -1,0 +1,60 @@
+/**
+ * Answer bodies as UTF-8 bytes cut from slabs: weather.php's JSON
+ * (api/routes/weather.ts) and widget.php's box (api/widget/body.ts).
+ *
+ * Why bytes and not a string: Fastify counts a string body's UTF-8 bytes
+ * (Buffer.byteLength, a scan of the whole) and Node joins it to the head and
+ * encodes both into the socket; Node 20 does both character by character once
+ * a string holds one character above U+007F, and every answer holds some
+ * (the source line's →, "°C"). Here a text is encoded once, straight into
+ * the slab, with no count first: at most 3 bytes per UTF-16 unit are
+ * reserved, the bytes written are taken (docs/benchmarks-journal.md,
+ * "weather.php's body as bytes").
+ *
+ * Why slabs: as Node's own Buffer pool does for small buffers, one
+ * ArrayBuffer serves many bodies (a widget box is above the pool's 4 KB
+ * limit, and Buffer.from would count the bytes first). A slab is never
+ * written twice, and is freed once no body cut from it is referenced.
+ */
+
+const SLAB_BYTES = 64 * 1024;
+let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+let used = 0;
+
+/** Offset in `slab` with at least `bytes` free from there (a new slab when the current one has not). */
+function reserve(bytes: number): number {
+  if (used + bytes > slab.length) {
+    slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, bytes));
+    used = 0;
+  }
+  return used;
+}
+
+/** The bytes of `slab` from `start` to `end`, taken (8-byte aligned after them). */
+function take(start: number, end: number): Buffer {
+  used = (end + 7) & ~7;
+  return slab.subarray(start, end);
+}
+
+/** `text` UTF-8 encoded (a lone surrogate as U+FFFD, as Buffer.from does). */
+export function utf8Body(text: string): Buffer {
+  const start = reserve(3 * text.length);
+  return take(start, start + slab.write(text, start, 'utf8'));
+}
+
+/** Fixed part, text, fixed part, text ... one part more than texts: the texts UTF-8 encoded. */
+export function assembleBody(frame: readonly Buffer[], texts: readonly string[]): Buffer {
+  let max = 0;
+  for (const f of frame) max += f.length;
+  for (const t of texts) max += 3 * t.length;
+  const start = reserve(max);
+  let at = start;
+  for (let i = 0; i < texts.length; i++) {
+    slab.set(frame[i]!, at);
+    at += frame[i]!.length;
+    at += slab.write(texts[i]!, at, 'utf8');
+  }
+  const last = frame[texts.length]!;
+  slab.set(last, at);
+  return take(start, at + last.length);
+}
