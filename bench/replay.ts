@@ -4,9 +4,9 @@
  * quota decision, rate-limit headers: the bench's `access` server,
  * ./servers.ts) in front of a route that sends that answer's exact bytes,
  * captured from the real server in the same run: the headers our app set, in
- * their order, and the body as the route returns it (weather.php: a string;
- * widget.php: a Buffer, api/widget/body.ts). Nothing is validated, looked up
- * or serialised.
+ * their order, and the body as the route returns it (its UTF-8 bytes in a
+ * Buffer: api/fields/body-slab.ts). Nothing is validated, looked up or
+ * serialised.
  *
  * Capture: one request over a raw socket, its answer kept byte for byte.
  * Replay: the captured headers less those Node writes itself (framing, date,
@@ -79,14 +79,14 @@ export async function captureAnswer(base: string, path: string, apiKey: string):
 /**
  * The replay route on an app that has the access layer (./servers.ts): the
  * quota decided as weather.php decides it (after the key check in
- * onRequest), then the captured headers, then the body in the form its route
- * returns it: weather.php's compiled JSON as a string with its content type
- * set, widget.php's box as a Buffer of its UTF-8 bytes (encoded here once:
- * the floor computes nothing). Fastify sends either as it is.
+ * onRequest), then the captured headers, then the body in the form weather.php
+ * and widget.php return theirs: a Buffer of its UTF-8 bytes with its content
+ * type set (encoded here once: the floor computes nothing). Fastify sends it
+ * as it is.
  */
 export function registerReplay(app: FastifyInstance, route: ReplayRoute): void {
   const headers = Object.fromEntries(route.answer.headers);
-  const body: string | Buffer = route.endpoint === 'widget' ? Buffer.from(route.answer.body, 'utf8') : route.answer.body;
+  const body = Buffer.from(route.answer.body, 'utf8');
   app.get(route.path, { config: { endpoint: route.endpoint } }, async function replay(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
     await this.consumeQuota(request, reply);
     reply.headers(headers);
