@@ -144,15 +144,19 @@ export interface FilmConstants {
 
 /** @param pressureHpa hPa  @param speedMs wind at 2 m, m/s (floored at 0.13 as in the Reynolds number) */
 export function filmConstants(pressureHpa: number, speedMs: number): FilmConstants {
+  return filmConstantsInto({ sphereConduction: 0, sphereForced: 0, cylinder: 0 }, pressureHpa, speedMs);
+}
+
+/** {@link filmConstants} written into `k` (a caller's object reused: its numbers are updated in place, nothing allocated), returned. */
+export function filmConstantsInto(k: FilmConstants, pressureHpa: number, speedMs: number): FilmConstants {
   const u = Math.max(speedMs, C.minSpeedMs);
   const rhoPrime = (pressureHpa * 100) / R_AIR;
   const kg = (C.cp + 1.25 * R_AIR) / C.globe.diameterM;
   const kw = (C.cp + 1.25 * R_AIR) / C.wick.diameterM;
-  return {
-    sphereConduction: 2 * kg,
-    sphereForced: kg * 0.6 * PR_SPHERE * Math.sqrt(u * rhoPrime * C.globe.diameterM),
-    cylinder: kw * 0.281 * PR_CYLINDER * (u * rhoPrime * C.wick.diameterM) ** 0.6,
-  };
+  k.sphereConduction = 2 * kg;
+  k.sphereForced = kg * 0.6 * PR_SPHERE * Math.sqrt(u * rhoPrime * C.globe.diameterM);
+  k.cylinder = kw * 0.281 * PR_CYLINDER * (u * rhoPrime * C.wick.diameterM) ** 0.6;
+  return k;
 }
 
 /** Globe coefficient at film temperature tK, W m⁻² K⁻¹ (= hSphere). */

@@ -23,7 +23,7 @@
 import {
   dewPointBuck,
   esatBuck,
-  filmConstants,
+  filmConstantsInto,
   hCylinderFilm,
   hSphereFilm,
   latentHeatEvaporation,
@@ -66,17 +66,25 @@ export interface LiljegrenAir {
 
 /** Prepare the shared part of the two balances. */
 export function liljegrenAir(tK: number, rh: number, pressureHpa: number, speedMs: number): LiljegrenAir {
+  const air = { tK: 0, pressureHpa: 0, eAir: 0, skyGroundK4: 0, film: { sphereConduction: 0, sphereForced: 0, cylinder: 0 } };
+  return liljegrenAirInto(air, tK, rh, pressureHpa, speedMs);
+}
+
+/**
+ * {@link liljegrenAir} written into `air` (a caller's object reused, its film's too: a weather answer's WBGT
+ * allocates none of them), returned.
+ */
+export function liljegrenAirInto(air: LiljegrenAir, tK: number, rh: number, pressureHpa: number, speedMs: number): LiljegrenAir {
   const t4 = tK * tK * tK * tK;
   const eAir = rh * esatBuck(tK);
   // εa = 0.575 e^0.143 (wbgt-air.ts atmosphericEmissivity, with e computed once).
   const epsAtm = 0.575 * eAir ** 0.143;
-  return {
-    tK,
-    pressureHpa,
-    eAir,
-    skyGroundK4: 0.5 * (epsAtm * t4 + C.surface.emissivity * t4),
-    film: filmConstants(pressureHpa, speedMs),
-  };
+  air.tK = tK;
+  air.pressureHpa = pressureHpa;
+  air.eAir = eAir;
+  air.skyGroundK4 = 0.5 * (epsAtm * t4 + C.surface.emissivity * t4);
+  filmConstantsInto(air.film, pressureHpa, speedMs);
+  return air;
 }
 
 /** Globe shortwave gain S/(2σ εg)(1 − αg)[fdir(1/(2 cos θ) − 1) + 1 + αs], K⁴. */
@@ -107,16 +115,11 @@ export function wickSolarTerm(solarWm2: number, fdir: number, cza: number): numb
  * @returns K, NaN if no solution is found
  */
 export function solveGlobe(air: LiljegrenAir, solarTermK4: number, startK: number, memory?: Float64Array, at = 0): number {
-  const { tK, film, skyGroundK4 } = air;
-  const radiative = skyGroundK4 + solarTermK4;
-  const convective = 1 / (C.stefanBoltzmann * C.globe.emissivity);
+  const { tK, film } = air;
   // g′ ≈ −1 − h/(4 σ εg Tg³) (the map is (… − h(Tg − Ta)/(σ εg))^¼), with h and Tg taken at Ta;
   // not needed when the memory holds the slope found last time.
-  const slope = memory && memory[at + 1]! < 0 ? DEFAULT_SLOPE : -1 - (hSphereFilm(film, tK) * convective) / (4 * tK * tK * tK);
-  return solveEnergyBalance((tg) => {
-    const q = radiative - hSphereFilm(film, 0.5 * (tg + tK)) * convective * (tg - tK);
-    return Math.sqrt(Math.sqrt(q));
-  }, startK, slope, memory, at);
+  const slope = memory && memory[at + 1]! < 0 ? DEFAULT_SLOPE : -1 - (hSphereFilm(film, tK) * GLOBE_CONVECTIVE) / (4 * tK * tK * tK);
+  return solveBalance(GLOBE, air, air.skyGroundK4 + solarTermK4, null, startK, slope, memory, at);
 }
 
 /**
@@ -140,17 +143,43 @@ export function solveWetBulb(
   memory?: Float64Array,
   at = 0,
 ): number {
-  const { tK, pressureHpa, eAir, film, skyGroundK4 } = air;
-  const sigmaEps = C.stefanBoltzmann * C.wick.emissivity;
-  return solveEnergyBalance((tw) => {
-    const tRef = 0.5 * (tw + tK);
-    const eWick = esatBuck(tw);
-    const evaporation = (latentHeatEvaporation(tRef) / PSY_RATIO) * ((eWick - eAir) / (pressureHpa - eWick)) * schmidtFactor(tRef);
-    if (!radiation) return tK - evaporation;
-    const tw2 = tw * tw;
-    const fatm = sigmaEps * (skyGroundK4 - tw2 * tw2) + solarTermWm2;
-    return tK - evaporation + fatm / hCylinderFilm(film, tRef);
-  }, startK, DEFAULT_SLOPE, memory, at);
+  return solveBalance(radiation ? WICK_NATURAL : WICK_PSYCHROMETRIC, air, solarTermWm2, null, startK, DEFAULT_SLOPE, memory, at);
+}
+
+/** Which map {@link solveBalance} finds the root of: the globe's, the wick's with or without radiation, or a caller's. */
+const GLOBE = 0;
+const WICK_NATURAL = 1;
+const WICK_PSYCHROMETRIC = 2;
+const CALLER = 3;
+type Balance = typeof GLOBE | typeof WICK_NATURAL | typeof WICK_PSYCHROMETRIC | typeof CALLER;
+
+/** 1/(σ εg): the globe's convective term in K⁴ per W m⁻². */
+const GLOBE_CONVECTIVE = 1 / (C.stefanBoltzmann * C.globe.emissivity);
+/** σ εw: the wick's longwave exchange, W m⁻² K⁻⁴. */
+const WICK_SIGMA_EPS = C.stefanBoltzmann * C.wick.emissivity;
+
+/**
+ * One evaluation of a balance's map at T (K), the equations of {@link solveGlobe}
+ * and {@link solveWetBulb}: a switch rather than a closure per solve, so that
+ * the solver's calls are monomorphic and inlined and nothing is allocated
+ * (the four closures of an answer's WBGT and their polymorphic calls were a
+ * fifth of its cost). `term` is the globe's radiative sum ½(εa Ta⁴ + εs Ts⁴) +
+ * solar term (K⁴) or the wick's solar term (W m⁻²).
+ */
+function evaluate(kind: Balance, air: LiljegrenAir, term: number, map: ((tK: number) => number) | null, t: number): number {
+  if (kind === CALLER) return map!(t);
+  const tK = air.tK;
+  if (kind === GLOBE) {
+    const q = term - hSphereFilm(air.film, 0.5 * (t + tK)) * GLOBE_CONVECTIVE * (t - tK);
+    return Math.sqrt(Math.sqrt(q));
+  }
+  const tRef = 0.5 * (t + tK);
+  const eWick = esatBuck(t);
+  const evaporation = (latentHeatEvaporation(tRef) / PSY_RATIO) * ((eWick - air.eAir) / (air.pressureHpa - eWick)) * schmidtFactor(tRef);
+  if (kind === WICK_PSYCHROMETRIC) return tK - evaporation;
+  const t2 = t * t;
+  const fatm = WICK_SIGMA_EPS * (air.skyGroundK4 - t2 * t2) + term;
+  return tK - evaporation + fatm / hCylinderFilm(air.film, tRef);
 }
 
 /**
@@ -225,20 +254,37 @@ export function solveEnergyBalance(
   memory?: Float64Array,
   at = 0,
 ): number {
+  return solveBalance(CALLER, NO_AIR, 0, map, startK, slopeEstimate, memory, at);
+}
+
+/** The air of a caller's map: never read. */
+const NO_AIR: LiljegrenAir = { tK: NaN, pressureHpa: NaN, eAir: NaN, skyGroundK4: NaN, film: { sphereConduction: NaN, sphereForced: NaN, cylinder: NaN } };
+
+/** {@link solveEnergyBalance} of the map {@link evaluate} names (see there). */
+function solveBalance(
+  kind: Balance,
+  air: LiljegrenAir,
+  term: number,
+  map: ((tK: number) => number) | null,
+  startK: number,
+  slopeEstimate: number,
+  memory: Float64Array | undefined,
+  at: number,
+): number {
   let x0 = startK;
   let slope = slopeEstimate < 0 ? slopeEstimate : DEFAULT_SLOPE;
   if (memory && memory[at]! > 0) {
     x0 = memory[at]!;
     if (memory[at + 1]! < 0) slope = memory[at + 1]!;
   }
-  let g0 = map(x0) - x0;
+  let g0 = evaluate(kind, air, term, map, x0) - x0;
   let root = NaN;
   if (Number.isFinite(g0)) {
     let x1 = x0 - g0 / slope;
     if (Math.abs(x1 - x0) < SECANT_CONVERGENCE_K) root = x1;
     else {
       for (let iter = 0; iter < SECANT_MAX_ITERATIONS; iter++) {
-        const g1 = map(x1) - x1;
+        const g1 = evaluate(kind, air, term, map, x1) - x1;
         if (!Number.isFinite(g1)) {
           // Overshot into an impossible state (negative radiant balance): step back halfway.
           x1 = 0.5 * (x0 + x1);
@@ -259,7 +305,7 @@ export function solveEnergyBalance(
     }
   }
   if (Number.isNaN(root)) {
-    root = relaxedIteration(map, startK);
+    root = relaxedIteration(kind, air, term, map, startK);
     slope = DEFAULT_SLOPE;
   }
   if (memory) {
@@ -270,10 +316,10 @@ export function solveEnergyBalance(
 }
 
 /** wbgt.c's relaxed fixed-point iteration (0.9/0.1, stop at 0.02 K, at most LILJEGREN.maxIterations). */
-function relaxedIteration(map: (tK: number) => number, startK: number): number {
+function relaxedIteration(kind: Balance, air: LiljegrenAir, term: number, map: ((tK: number) => number) | null, startK: number): number {
   let prev = startK;
   for (let iter = 0; iter < C.maxIterations; iter++) {
-    const next = map(prev);
+    const next = evaluate(kind, air, term, map, prev);
     if (!Number.isFinite(next)) return NaN;
     if (Math.abs(next - prev) < C.convergenceK) return next;
     prev = 0.9 * prev + 0.1 * next;

@@ -11,7 +11,7 @@
  */
 import { solarGeometry, type SolarGeometry } from '../geo/solar.js';
 import { SOLAR_CONSTANT_LILJEGREN } from './constants.js';
-import { globeSolarTerm, liljegrenAir, solveGlobe, solveWetBulb, wickSolarTerm, wickStartK, type LiljegrenAir } from './wbgt-physics.js';
+import { globeSolarTerm, liljegrenAir, liljegrenAirInto, solveGlobe, solveWetBulb, wickSolarTerm, wickStartK, type LiljegrenAir } from './wbgt-physics.js';
 
 /** Inputs of {@link wbgt}. */
 export interface WbgtInput {
@@ -142,28 +142,69 @@ export function windSpeedAt2m(speedMs: number, heightM: number, stability: numbe
  *   iteration fails)
  */
 export function wbgt(input: WbgtInput): { sun: number; shade: number } {
+  const geo = input.sun ?? (input.time ? solarGeometry(input.time, input.lat, input.lon) : null);
+  const out = RESULT;
+  if (geo === null) out[0] = out[1] = NaN;
+  else {
+    const { temperature, relativeHumidity, pressure, windSpeed, windHeight, shortwaveRadiation } = input;
+    wbgtInto(out, geo, temperature, relativeHumidity, pressure, windSpeed, windHeight, shortwaveRadiation, input.urban, input.verticalTempDiffK);
+  }
+  return { sun: out[0]!, shade: out[1]! };
+}
+
+const RESULT = new Float64Array(2);
+
+/**
+ * {@link wbgt} of positional inputs, written into out[0] (sun) and out[1]
+ * (shade), °C, NaN as there. Allocates nothing: a weather answer's WBGT took
+ * its input, its result and the state the balances share as objects, with
+ * their numbers boxed, about a sixth of the answer's garbage.
+ *
+ * @param sun the Sun at the instant and point (geo/solar.ts)
+ * @param temperature air temperature, °C
+ * @param relativeHumidity %
+ * @param pressure station pressure, hPa
+ * @param windSpeed m/s at windHeight (m)
+ * @param shortwaveRadiation global horizontal irradiance, W/m²
+ */
+export function wbgtInto(
+  out: Float64Array,
+  sun: SolarGeometry,
+  temperature: number,
+  relativeHumidity: number,
+  pressure: number,
+  windSpeed: number,
+  windHeight: number,
+  shortwaveRadiation: number,
+  urban = false,
+  verticalTempDiffK = 0,
+): void {
   // The psychrometric wet bulb is not part of WBGT; skipping it saves a third of the work on grids.
-  // Only the two WBGT values: no parts objects (one answer's WBGT is the largest cost of its fields).
-  const c = conditions(input);
-  if (c === null) return { sun: NaN, shade: NaN };
+  if (!conditions(sun, temperature, relativeHumidity, pressure, windSpeed, windHeight, shortwaveRadiation, urban, verticalTempDiffK)) {
+    out[0] = out[1] = NaN;
+    return;
+  }
+  const c = SHARED;
   const { air, wickStart, solar, fdir, cza } = c;
-  const tC = input.temperature;
-  const sun = wbgtOf(air, globeSolarTerm(solar, fdir, cza), wickSolarTerm(solar, fdir, cza), wickStart, tC);
-  const shade = solar > 0 ? wbgtOf(air, globeSolarTerm(0, 0, cza), wickSolarTerm(0, 0, cza), wickStart, tC) : sun;
-  return { sun, shade };
+  const sunValue = wbgtOf(air, globeSolarTerm(solar, fdir, cza), wickSolarTerm(solar, fdir, cza), wickStart, temperature);
+  out[0] = sunValue;
+  out[1] = solar > 0 ? wbgtOf(air, globeSolarTerm(0, 0, cza), wickSolarTerm(0, 0, cza), wickStart, temperature) : sunValue;
 }
 
 /** {@link wbgt} with globe and wet-bulb temperatures and the intermediate quantities. */
 export function wbgtDetail(input: WbgtInput): WbgtDetail {
-  const c = conditions(input);
-  if (c === null) {
+  const geo = input.sun ?? (input.time ? solarGeometry(input.time, input.lat, input.lon) : null);
+  const ok =
+    geo !== null &&
+    conditions(geo, input.temperature, input.relativeHumidity, input.pressure, input.windSpeed, input.windHeight, input.shortwaveRadiation, input.urban, input.verticalTempDiffK);
+  if (!ok) {
     return { sun: nanParts(), shade: nanParts(), windSpeed2m: NaN, cosZenith: NaN, directFraction: NaN, solarUsed: NaN };
   }
-  const { air, wickStart, solar, fdir, cza } = c;
+  const { air, wickStart, solar, fdir, cza, speed } = SHARED;
   const tC = input.temperature;
   const sun = parts(air, globeSolarTerm(solar, fdir, cza), wickSolarTerm(solar, fdir, cza), wickStart, tC);
   const shade = solar > 0 ? parts(air, globeSolarTerm(0, 0, cza), wickSolarTerm(0, 0, cza), wickStart, tC) : sun;
-  return { sun, shade, windSpeed2m: c.speed, cosZenith: cza, directFraction: fdir, solarUsed: solar };
+  return { sun, shade, windSpeed2m: speed, cosZenith: cza, directFraction: fdir, solarUsed: solar };
 }
 
 /** What the (up to) four balances of one input share. */
@@ -179,28 +220,48 @@ interface Conditions {
   speed: number;
 }
 
-/** The air state and solar parameters of an input; null when an input is not finite or not physical. */
-function conditions(input: WbgtInput): Conditions | null {
-  const { temperature, relativeHumidity, pressure, windSpeed, windHeight, shortwaveRadiation } = input;
+/**
+ * The one Conditions object, rewritten by every {@link conditions} and read
+ * right after it (all of this is synchronous): its numbers are updated in
+ * place, none allocated. NaN to start, so that V8 keeps them as doubles.
+ */
+const SHARED: Conditions = { air: liljegrenAir(NaN, NaN, NaN, NaN), wickStart: NaN, solar: NaN, fdir: NaN, cza: NaN, speed: NaN };
+
+/** The air state and solar parameters of an input into SHARED; false when an input is not finite or not physical. */
+function conditions(
+  geo: SolarGeometry,
+  temperature: number,
+  relativeHumidity: number,
+  pressure: number,
+  windSpeed: number,
+  windHeight: number,
+  shortwaveRadiation: number,
+  urban: boolean | undefined,
+  verticalTempDiffK: number | undefined,
+): boolean {
   const finite =
     Number.isFinite(temperature) && Number.isFinite(relativeHumidity) && Number.isFinite(pressure) &&
     Number.isFinite(windSpeed) && Number.isFinite(windHeight) && Number.isFinite(shortwaveRadiation);
-  if (!finite || windHeight <= 0 || pressure <= 0) return null;
-  const geo = input.sun ?? (input.time ? solarGeometry(input.time, input.lat, input.lon) : null);
-  if (geo === null) return null;
+  if (!finite || windHeight <= 0 || pressure <= 0) return false;
   const cza = Math.cos((geo.zenith * Math.PI) / 180);
   const { solar, fdir } = solarParameters(Math.max(0, shortwaveRadiation), cza, geo.distanceAu);
   let speed = Math.max(0, windSpeed);
   if (windHeight !== 2) {
-    const stab = stabilityClass(cza > 0, speed, solar, input.verticalTempDiffK ?? 0);
-    speed = windSpeedAt2m(speed, windHeight, stab, input.urban ?? false);
+    const stab = stabilityClass(cza > 0, speed, solar, verticalTempDiffK ?? 0);
+    speed = windSpeedAt2m(speed, windHeight, stab, urban ?? false);
   }
   const rh = Math.min(100, Math.max(0, relativeHumidity)) / 100;
   // Sun and shade are one air state: Liljegren (2008) eqs. 4 and 5 differ between them only by
   // their solar terms, so the air's properties, film coefficients and the wick's first estimate
   // are computed once for the (up to) four balances.
-  const air = liljegrenAir(temperature + 273.15, rh, pressure, speed);
-  return { air, wickStart: wickStartK(air), solar, fdir, cza, speed };
+  const c = SHARED;
+  liljegrenAirInto(c.air, temperature + 273.15, rh, pressure, speed);
+  c.wickStart = wickStartK(c.air);
+  c.solar = solar;
+  c.fdir = fdir;
+  c.cza = cza;
+  c.speed = speed;
+  return true;
 }
 
 function nanParts(): WbgtParts {

@@ -7,7 +7,7 @@
  * risk level is that of the sun value: ISO 7243:2017 / NIOSH RAL for moderate
  * work (300 W), unacclimatised, in the classes of the Worklimate service.
  */
-import { wbgt, wbgtRisk, wbgtRiskLabelIt } from '../../../science/index.js';
+import { wbgtInto, wbgtRisk, wbgtRiskLabelIt } from '../../../science/index.js';
 import { roundTo } from '../../weather/precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
 import { finite, pointPressureHpa, radiationMidpointMs, type DeveloperInput } from './inputs.js';
@@ -15,6 +15,9 @@ import type { WbgtBody } from './schema.js';
 
 /** NWP wind height, m. */
 const WIND_HEIGHT_M = 10;
+
+/** WBGT in the sun and in the shade, °C (science/ wbgtInto). */
+const WBGT = new Float64Array(2);
 
 /** The wbgt field, or null when an input is missing or the model has no solution. */
 export function wbgtField(inp: DeveloperInput): WbgtBody | null {
@@ -24,24 +27,16 @@ export function wbgtField(inp: DeveloperInput): WbgtBody | null {
   const sw = finite(inp.values.shortwave_radiation);
   const p = pointPressureHpa(inp);
   if (t === null || rh === null || wind === null || sw === null || p === null) return null;
-  const midMs = radiationMidpointMs(inp);
-  const w = wbgt({
-    // The Sun at the step's middle, as the answer's other fields take it (no Date: only the Sun needs the instant).
-    sun: inp.sun.at(midMs),
-    lat: inp.lat,
-    lon: inp.lon,
-    temperature: t,
-    relativeHumidity: rh,
-    pressure: p,
-    windSpeed: wind,
-    windHeight: WIND_HEIGHT_M,
-    shortwaveRadiation: sw,
-  });
-  const risk = wbgtRisk(w.sun);
-  if (risk === null || !Number.isFinite(w.shade)) return null;
+  const w = WBGT;
+  // The Sun at the step's middle, as the answer's other fields take it; positional, into a reused array: nothing allocated.
+  wbgtInto(w, inp.sun.at(radiationMidpointMs(inp)), t, rh, p, wind, WIND_HEIGHT_M, sw);
+  const sun = w[0]!;
+  const shade = w[1]!;
+  const risk = wbgtRisk(sun);
+  if (risk === null || !Number.isFinite(shade)) return null;
   return {
-    sun: roundTo(w.sun, DEVELOPER_DECIMALS.temperature),
-    shade: roundTo(w.shade, DEVELOPER_DECIMALS.temperature),
+    sun: roundTo(sun, DEVELOPER_DECIMALS.temperature),
+    shade: roundTo(shade, DEVELOPER_DECIMALS.temperature),
     risk_level: risk,
     risk_level_it: wbgtRiskLabelIt(risk),
   };
