@@ -77,43 +77,69 @@ export function extraterrestrialRadiationPeriod(
   lat: number,
   lon: number,
 ): PeriodRadiation {
+  return extraterrestrialRadiationPeriodInto({ raMJ: 0, sunElevationRad: 0 }, periodStart, periodHours, lat, lon);
+}
+
+/** {@link extraterrestrialRadiationPeriod} written into `out` (a caller's object reused: a weather answer's ET0 allocates none), returned. */
+export function extraterrestrialRadiationPeriodInto(
+  out: PeriodRadiation,
+  periodStart: Date | number,
+  periodHours: number,
+  lat: number,
+  lon: number,
+): PeriodRadiation {
   // The midpoint's clock time to the second and its day, as a Date would give them (the ms truncated).
   const mid = Math.trunc((typeof periodStart === 'number' ? periodStart : periodStart.getTime()) + (periodHours * 3_600_000) / 2);
   const msOfDay = ((mid % 86_400_000) + 86_400_000) % 86_400_000;
   const tHours = Math.floor(msOfDay / 3_600_000) + (Math.floor(msOfDay / 60_000) % 60) / 60 + (Math.floor(msOfDay / 1000) % 60) / 3600;
   const day = dayTerms((mid - msOfDay) / 86_400_000);
   const phi = (lat * Math.PI) / 180;
-  const d = day.declination;
-  const ws = sunsetHourAngle(phi, d);
+  const ws = Math.acos(Math.max(-1, Math.min(1, -Math.tan(phi) * day.tanDeclination)));
   const omega = (Math.PI / 12) * (tHours + lon / 15 + day.seasonalCorrection - 12);
   const half = (Math.PI * periodHours) / 24;
   const w1 = Math.max(-ws, Math.min(ws, omega - half));
   const w2 = Math.max(-ws, Math.min(ws, omega + half));
+  const sinPhi = Math.sin(phi);
+  const cosPhi = Math.cos(phi);
   const ra =
     ((12 * 60) / Math.PI) *
     SOLAR_CONSTANT_FAO56_MJ_PER_M2_MIN *
     day.inverseDistance *
-    ((w2 - w1) * Math.sin(phi) * Math.sin(d) + Math.cos(phi) * Math.cos(d) * (Math.sin(w2) - Math.sin(w1)));
-  const sinBeta = Math.sin(phi) * Math.sin(d) + Math.cos(phi) * Math.cos(d) * Math.cos(omega);
-  return { raMJ: Math.max(0, ra), sunElevationRad: Math.asin(Math.max(-1, Math.min(1, sinBeta))) };
+    ((w2 - w1) * sinPhi * day.sinDeclination + cosPhi * day.cosDeclination * (Math.sin(w2) - Math.sin(w1)));
+  const sinBeta = sinPhi * day.sinDeclination + cosPhi * day.cosDeclination * Math.cos(omega);
+  out.raMJ = Math.max(0, ra);
+  out.sunElevationRad = Math.asin(Math.max(-1, Math.min(1, sinBeta)));
+  return out;
 }
 
 /** The terms of a UTC day (days since the epoch) that depend on its day of year alone. */
 interface DayTerms {
   declination: number;
+  /** sin δ, cos δ, tan δ: the same for every point of the day. */
+  sinDeclination: number;
+  cosDeclination: number;
+  tanDeclination: number;
   seasonalCorrection: number;
   inverseDistance: number;
 }
 
 // The last day asked: a weather answer's ET0 asks one, and so do the hours of a day in a row. The Date
-// work (year, day of year) and five of the formula's trigonometric calls are then done once per day.
+// work (year, day of year) and eight of the formula's trigonometric calls are then done once per day.
 let lastDay = NaN;
-let lastTerms: DayTerms = { declination: NaN, seasonalCorrection: NaN, inverseDistance: NaN };
+let lastTerms: DayTerms = { declination: NaN, sinDeclination: NaN, cosDeclination: NaN, tanDeclination: NaN, seasonalCorrection: NaN, inverseDistance: NaN };
 
 function dayTerms(day: number): DayTerms {
   if (day !== lastDay) {
     const doy = dayOfYearUtc(new Date(day * 86_400_000));
-    lastTerms = { declination: solarDeclinationFao(doy), seasonalCorrection: seasonalCorrectionHours(doy), inverseDistance: inverseRelativeDistance(doy) };
+    const d = solarDeclinationFao(doy);
+    lastTerms = {
+      declination: d,
+      sinDeclination: Math.sin(d),
+      cosDeclination: Math.cos(d),
+      tanDeclination: Math.tan(d),
+      seasonalCorrection: seasonalCorrectionHours(doy),
+      inverseDistance: inverseRelativeDistance(doy),
+    };
     lastDay = day;
   }
   return lastTerms;

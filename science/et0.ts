@@ -10,7 +10,8 @@ import {
   clearSkyRadiation,
   daylightHours,
   extraterrestrialRadiationDaily,
-  extraterrestrialRadiationPeriod,
+  extraterrestrialRadiationPeriodInto,
+  type PeriodRadiation,
 } from './et0-radiation.js';
 
 /** Slope of the saturation curve Δ = 4098 e°(T)/(T + 237.3)², kPa/°C (FAO-56 eq. 13). */
@@ -190,18 +191,28 @@ export interface Et0HourlyDetail {
  * @returns mm over the period (not below 0)
  */
 export function et0Hourly(input: Et0HourlyInput): number {
-  return et0HourlyDetail(input).et0;
+  return hourlyInto(HOURLY, input).et0;
 }
 
 /** {@link et0Hourly} with its intermediates. */
 export function et0HourlyDetail(input: Et0HourlyInput): Et0HourlyDetail {
+  return { ...hourlyInto(HOURLY, input) };
+}
+
+/** The one detail {@link et0Hourly} fills (synchronous, read at once): its numbers are updated in place, none allocated per call. */
+const HOURLY: Et0HourlyDetail = { et0: NaN, ea: NaN, u2: NaN, ra: NaN, rso: NaN, fcd: NaN, rn: NaN, g: NaN };
+
+/** The hourly computation into `d`, returned (see {@link et0Hourly}). */
+function hourlyInto(d: Et0HourlyDetail, input: Et0HourlyInput): Et0HourlyDetail {
   const hours = input.periodHours ?? 1;
   const t = input.temperatureC;
   const e0 = saturationVapourPressureFao56(t);
   let ea = NaN;
   if (input.dewPointC !== undefined) ea = saturationVapourPressureFao56(input.dewPointC);
   else if (input.relativeHumidityPct !== undefined) ea = (e0 * Math.min(100, Math.max(0, input.relativeHumidityPct))) / 100;
-  const { raMJ: ra, sunElevationRad } = extraterrestrialRadiationPeriod(input.periodStart, hours, input.lat, input.lon);
+  const period = extraterrestrialRadiationPeriodInto(PERIOD, input.periodStart, hours, input.lat, input.lon);
+  const ra = period.raMJ;
+  const sunElevationRad = period.sunElevationRad;
   const rs = Math.max(0, input.shortwaveRadiation) * 0.0036 * hours;
   const rso = clearSkyRadiation(ra, input.elevationM);
   const ratio = sunElevationRad >= 0.3 && rso > 0 ? rs / rso : (input.lowSunRsRsoRatio ?? 0.7);
@@ -216,5 +227,16 @@ export function et0HourlyDetail(input: Et0HourlyInput): Et0HourlyDetail {
   const gamma = psychrometricConstant(input.pressureKpa ?? pressureFromElevationKpa(input.elevationM));
   const et0 =
     (0.408 * delta * (rn - g) + gamma * ((37 * hours) / (t + 273)) * u2 * (e0 - ea)) / (delta + gamma * (1 + cd * u2));
-  return { et0: Math.max(0, et0), ea, u2, ra, rso, fcd, rn, g };
+  d.et0 = Math.max(0, et0);
+  d.ea = ea;
+  d.u2 = u2;
+  d.ra = ra;
+  d.rso = rso;
+  d.fcd = fcd;
+  d.rn = rn;
+  d.g = g;
+  return d;
 }
+
+/** The period's radiation {@link hourlyInto} reads, reused as {@link HOURLY}. */
+const PERIOD: PeriodRadiation = { raMJ: NaN, sunElevationRad: NaN };

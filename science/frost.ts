@@ -47,6 +47,9 @@ export const FROST_RISK_LEVELS = [
 /** A frost risk identifier. */
 export type FrostRiskLevel = (typeof FROST_RISK_LEVELS)[number]['id'];
 
+/** The Italian label of each level, from FROST_RISK_LEVELS (a lookup per answer, not a search with a closure). */
+const LABEL_IT = Object.fromEntries(FROST_RISK_LEVELS.map((l) => [l.id, l.it])) as Readonly<Record<FrostRiskLevel, string>>;
+
 /** Result of {@link frostRisk}. */
 export interface FrostRisk {
   /** Risk identifier; null when the temperature is missing. */
@@ -113,7 +116,7 @@ export function frostRisk(input: FrostInput): FrostRisk {
   }
   return {
     risk,
-    label: risk ? FROST_RISK_LEVELS.find((l) => l.id === risk)!.it : null,
+    label: risk ? LABEL_IT[risk] : null,
     frostPoint: tf,
     dewPoint: td,
     groundTemperature: ground,
