@@ -30,6 +30,7 @@ import type { BlockRequest, ChunkCache, ChunkData } from './chunk-cache.js';
 import { applyMasks } from './masked-values.js';
 import { NeighbourBlocks } from './neighbour-blocks.js';
 import { PointValues, outsideIntervals } from './point-values.js';
+import { SampleTimes } from './sample-time.js';
 import { variableList } from './variable-list.js';
 import type { VersionState } from './version-state.js';
 
@@ -37,11 +38,8 @@ export class PointLookup {
   // Scratch of the lookup: neighbour blocks per kind (with the clock of the lookup), gathered raw and computed values.
   private readonly nb: NeighbourBlocks;
   private readonly pv = new PointValues();
-  // The last two ISO strings made for sample times (now and three hours back alternate).
-  private isoMs0 = NaN;
-  private iso0 = '';
-  private isoMs1 = NaN;
-  private iso1 = '';
+  /** The samples' time texts (now and three hours back alternate). */
+  private readonly times = new SampleTimes();
 
   /** `history`: the period stores' cache, `cache` the others'. */
   constructor(cache: ChunkCache, history: ChunkCache) {
@@ -117,7 +115,7 @@ export class PointLookup {
     const kI = w > 0 ? k1 : k0;
     const pv = this.pv;
     pv.gatherAll(nb.blocks, vs, list, pt, k0 - base, k1 - base, w, kI - base, steps);
-    const time = timeMs === null ? (vs.manifest.times[0] ?? vs.manifest.published) : this.isoOf(timeMs);
+    const time = timeMs === null ? (vs.manifest.times[0] ?? vs.manifest.published) : this.times.iso(timeMs);
     if (list.masks === 0 && !list.anyNearest && !list.anyInterval) return { time, values: pv.plainValues(list, w, pt.weights) };
     // The other rules amend the values in list order; the list's object is built once they are final.
     const out = pv.ruledValues(list, w, pt);
@@ -125,17 +123,6 @@ export class PointLookup {
     if (list.anyInterval && timeMs !== null) outsideIntervals(list, vs.timesMs[kI]! - timeMs, out);
     const values = list.build(out);
     return distanceKm === undefined ? { time, values } : { time, values, distanceKm };
-  }
-
-  /** ISO 8601 of a sample time, remembering the last two. */
-  private isoOf(ms: number): string {
-    if (ms === this.isoMs0) return this.iso0;
-    if (ms === this.isoMs1) return this.iso1;
-    this.isoMs1 = this.isoMs0;
-    this.iso1 = this.iso0;
-    this.isoMs0 = ms;
-    this.iso0 = new Date(ms).toISOString();
-    return this.iso0;
   }
 }
 
