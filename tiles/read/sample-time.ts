@@ -3,10 +3,11 @@
  * `Date.prototype.toISOString` writes it. A request without `time=` asks at
  * the wall clock's millisecond, so its two lookup times (now, and the trend's
  * three hours back) are new at nearly every request: two `toISOString` per
- * answer, 0.25–0.45 µs each on the bench VM, about a tenth of a Business
- * answer's point read. Consecutive requests share the second, so the text up
- * to the second is kept for the last two seconds and the milliseconds are
- * appended from a table.
+ * answer, 0.25–0.45 µs each on the bench VM (a Business answer's point reads
+ * cost 3.3–5 µs). Consecutive requests share the second, so the text up to
+ * the second is kept for the last two seconds and the milliseconds are
+ * appended from a table (docs/benchmarks-journal.md, "The point read under a
+ * Business answer").
  */
 
 /** `.000Z` … `.999Z`. */
