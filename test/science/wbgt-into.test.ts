@@ -9,16 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { solarGeometry } from '../../geo/solar.js';
 import { wbgtDetail, wbgtInto } from '../../science/index.js';
 import { liljegrenAir, liljegrenAirInto } from '../../science/wbgt-physics.js';
+import { mulberry32 } from '../../bench/prng.js';
 
-/** Seeded uniform generator (mulberry32), so that a failure reproduces. */
+/** Seeded uniform draws in [lo, hi) (bench/prng's mulberry32), so that a failure reproduces. */
 function rng(seed: number): (lo: number, hi: number) => number {
-  let a = seed;
-  return (lo, hi) => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return lo + (((t ^ (t >>> 14)) >>> 0) / 4294967296) * (hi - lo);
-  };
+  const next = mulberry32(seed);
+  return (lo, hi) => lo + next() * (hi - lo);
 }
 
 function randomCase(r: (lo: number, hi: number) => number) {
