@@ -23,6 +23,14 @@
  *    in rounds alternating with the same bare route (BENCH_SECONDS each in
  *    all).
  *
+ * The bare route is loaded again right after the start phase and right
+ * after the publish phase (the serve process idle), so each phase is read
+ * against the mean of the bare windows just before and just after it: a
+ * burst of load from elsewhere on a shared machine then weighs on both sides
+ * of its ratio, as the HTTP section's alternating rounds do, instead of on
+ * one side only (one bare window before everything, as until 2026-11-27,
+ * let one run's start ratio read 0.22 where the next read 0.33).
+ *
  * Each phase's p99 and requests/s over the bare route's go to the run's
  * targets (./targets.ts); beside them, the serve process's CPU per request
  * (/proc, ./process-cpu.ts) and the bare route's over it, which a loaded
@@ -62,9 +70,12 @@ export interface ColdPhase {
   load: LoadResult;
   /** Seconds the phase covered. */
   seconds: number;
+  /** The bare route's windows just before and just after the phase: what its ratio is read against. */
+  bare: readonly [LoadResult, LoadResult];
 }
 
 export interface ColdPhaseResult {
+  /** The bare route before the server started. */
   bare: LoadResult;
   /** From spawn: listening (/healthz answers), ready (/healthz 200), ms. */
   listeningMs: number;
@@ -202,6 +213,7 @@ export async function runColdPhaseBench(opts: { dataDir?: string; seconds: numbe
       const firstAnswerMs = performance.now() - t1;
       const pid = child.pid;
       const startLoad = await withCpu(pid, () => load(base, paths, apiKey, opts.connections, { ms: opts.seconds * 1000 }));
+      const bareAfterStart = await measureWith('bare', bareChild, bareBase, httpOpts, apiKey, { warmupMs: 0 });
 
       // The publish, under load: the load runs from the publish until `seconds` after the switch.
       let switchedAt: number | undefined;
@@ -218,6 +230,7 @@ export async function runColdPhaseBench(opts: { dataDir?: string; seconds: numbe
       }
       switchedAt = performance.now();
       const pub = await publishLoad;
+      const bareAfterPublish = await measureWith('bare', bareChild, bareBase, httpOpts, apiKey, { warmupMs: 0 });
       // The same server warm, for reference: what the machine gives now, with nothing left to decode.
       const steady = await withCpu(pid, () => load(base, paths, apiKey, opts.connections, { ms: opts.seconds * 1000 }));
       // The floor: the answer at the first point, captured from the server, replayed behind the access layer once it has stopped.
@@ -228,10 +241,10 @@ export async function runColdPhaseBench(opts: { dataDir?: string; seconds: numbe
       });
       return {
         bare, listeningMs, readyMs, firstAnswerMs,
-        start: { what: 'start', load: startLoad, seconds: opts.seconds },
+        start: { what: 'start', load: startLoad, seconds: opts.seconds, bare: [bare, bareAfterStart] },
         switchMs: switchedAt - publishedAt,
-        publish: { what: 'publish', load: pub, seconds: (switchedAt - loadStart) / 1000 + opts.seconds },
-        steady: { what: 'steady', load: steady, seconds: opts.seconds },
+        publish: { what: 'publish', load: pub, seconds: (switchedAt - loadStart) / 1000 + opts.seconds, bare: [bareAfterStart, bareAfterPublish] },
+        steady: { what: 'steady', load: steady, seconds: opts.seconds, bare: [bareAfterPublish, floor.bare] },
         floor,
       };
     });
@@ -241,11 +254,38 @@ export async function runColdPhaseBench(opts: { dataDir?: string; seconds: numbe
   }
 }
 
+/** The bare route around a phase: its windows' mean requests/s and (when both have it) CPU per request. */
+export function bareAround(p: ColdPhase): { rps: number; cpuUsPerRequest?: number } {
+  const [a, b] = p.bare;
+  const rps = (a.rps + b.rps) / 2;
+  return a.cpuUsPerRequest !== undefined && b.cpuUsPerRequest !== undefined ? { rps, cpuUsPerRequest: (a.cpuUsPerRequest + b.cpuUsPerRequest) / 2 } : { rps };
+}
+
+/** A phase's requests/s over the bare route's around it: the target's ratio. */
+export function phaseRatio(p: ColdPhase): number {
+  return p.load.rps / bareAround(p).rps;
+}
+
 /** Server CPU per request, and the bare route's over it: the ratio that a loaded machine moves least. */
-function cpuText(l: LoadResult, bare: LoadResult): string {
+function cpuText(l: LoadResult, bareUs: number | undefined): string {
   if (l.cpuUsPerRequest === undefined) return '';
-  const ratio = bare.cpuUsPerRequest !== undefined ? `, bare/serve ${(bare.cpuUsPerRequest / l.cpuUsPerRequest).toFixed(3)}` : '';
+  const ratio = bareUs !== undefined ? `, bare/serve ${(bareUs / l.cpuUsPerRequest).toFixed(3)}` : '';
   return `, server CPU ${l.cpuUsPerRequest.toFixed(1)} µs per request (system ${(l.sysUsPerRequest ?? 0).toFixed(1)})${ratio}`;
+}
+
+/** Bare windows this far apart (the faster over the slower, less one) say the machine changed around the phase. */
+const UNSTEADY = 0.2;
+
+/** A warning when the bare windows around a phase disagree: its ratio then rests on a machine that changed. */
+function unsteady(p: ColdPhase): string {
+  const [a, b] = p.bare;
+  const spread = Math.max(a.rps, b.rps) / Math.min(a.rps, b.rps) - 1;
+  return spread > UNSTEADY ? ` (UNSTEADY: ${(100 * spread).toFixed(0)} % apart, load from elsewhere; read this phase with care)` : '';
+}
+
+/** A bare window's requests/s and CPU per request. */
+function bareText(l: LoadResult): string {
+  return `${l.rps.toFixed(0)} req/s${l.cpuUsPerRequest !== undefined ? `, ${l.cpuUsPerRequest.toFixed(1)} µs` : ''}`;
 }
 
 /** The lines the bench prints, and the targets' checks (`pointReadUs`: the run's point read, for the floor's verdict). */
@@ -253,7 +293,8 @@ export function describeColdPhase(r: ColdPhaseResult, redis: boolean, pointReadU
   const t = COLD_PHASE_TARGET;
   const line = (p: ColdPhase, label: string) =>
     `  ${label}: ${p.load.requests.toLocaleString('en')} requests in ${p.seconds.toFixed(1)} s, ${p.load.rps.toFixed(0)} req/s, latency median ${p.load.medianMs.toFixed(2)} ms, p99 ${p.load.p99Ms.toFixed(2)} ms` +
-    `${cpuText(p.load, r.bare)}${p.load.errors ? `, ${p.load.errors} non-200 (first: ${p.load.firstError})` : ''}; ratio to bare ${(p.load.rps / r.bare.rps).toFixed(3)}`;
+    `${cpuText(p.load, bareAround(p).cpuUsPerRequest)}${p.load.errors ? `, ${p.load.errors} non-200 (first: ${p.load.firstError})` : ''}; ` +
+    `bare before ${bareText(p.bare[0])}, after ${bareText(p.bare[1])}${unsteady(p)}; ratio to their mean ${phaseRatio(p).toFixed(3)}`;
   const f = r.floor;
   const basis: FloorBasis = {
     ...(f.bare.cpuUsPerRequest !== undefined ? { bareUs: f.bare.cpuUsPerRequest } : {}),
@@ -261,8 +302,8 @@ export function describeColdPhase(r: ColdPhaseResult, redis: boolean, pointReadU
   };
   const floor = { ratio: f.floor.ratio, of: "the first point's Business answer's bytes (every product)" };
   const checks = (p: ColdPhase): Check[] => {
-    const ratio = p.load.rps / r.bare.rps;
-    const warm = `warm ${r.steady.load.p99Ms.toFixed(1)} ms, ${(r.steady.load.rps / r.bare.rps).toFixed(3)}`;
+    const ratio = phaseRatio(p);
+    const warm = `warm ${r.steady.load.p99Ms.toFixed(1)} ms, ${phaseRatio(r.steady).toFixed(3)}`;
     return [
       { what: `cold phase, ${p.what}: p99`, measured: `${p.load.p99Ms.toFixed(1)} ms`, target: `≤ ${t.p99Ms} ms; ${warm}`, pass: p.load.p99Ms <= t.p99Ms },
       ratioCheck(`cold phase, ${p.what}: random points / bare`, ratio, t.ratio, floor, basis, { digits: 3 }),
@@ -272,7 +313,8 @@ export function describeColdPhase(r: ColdPhaseResult, redis: boolean, pointReadU
   return {
     lines: [
       `cold phase: meteopunto serve on the sample dataset, business key, ${redis ? 'keys and quotas in Redis' : 'embedded keys, in-memory quotas'}, random points across Italy:`,
-      `  bare route: ${r.bare.rps.toFixed(0)} req/s${r.bare.cpuUsPerRequest !== undefined ? `, server CPU ${r.bare.cpuUsPerRequest.toFixed(1)} µs per request (system ${(r.bare.sysUsPerRequest ?? 0).toFixed(1)})` : ''}`,
+      `  bare route, before the start: ${r.bare.rps.toFixed(0)} req/s${r.bare.cpuUsPerRequest !== undefined ? `, server CPU ${r.bare.cpuUsPerRequest.toFixed(1)} µs per request (system ${(r.bare.sysUsPerRequest ?? 0).toFixed(1)})` : ''}; ` +
+        `loaded again after each phase, each phase read against the bare windows just before and after it`,
       `  start: /healthz answered after ${(r.listeningMs / 1000).toFixed(1)} s, 200 after ${(r.readyMs / 1000).toFixed(1)} s; first answer ${r.firstAnswerMs.toFixed(0)} ms`,
       line(r.start, `first ${r.start.seconds} s after the first answer`),
       line(r.publish, `from the publish to ${r.publish.seconds.toFixed(0)} s later (${(r.switchMs / 1000).toFixed(1)} s to the switch, then ${r.start.seconds} s)`),
