@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileResponseJson, jsonString } from '../../../api/fields/response-json.js';
 import { weatherJson } from '../../../api/fields/response-schema.js';
+import { utf8Body } from '../../../api/fields/body-slab.js';
 
 const SCHEMA = {
   type: 'object',
@@ -83,5 +84,28 @@ describe('compiled response JSON', () => {
         '"dew_point":3.5,"humidity":56,"pressure_msl":1011.4,"wind_speed":6.6,"wind_direction":0,"wind_gust":null,' +
         '"temperature_trend_3h":{"delta":-2.9,"label":"in calo, −2,9 °C in 3 ore"},"valid_time":"2026-11-26T23:29:32.804Z","elapsed_ms":0.125}',
     );
+  });
+
+  // What the route sends (api/routes/weather.ts): the writer's text encoded into a slab. The oracle is JSON.stringify's
+  // text UTF-8 encoded by Buffer.from, on a body whose keys are in the writer's order (the schema's required fields).
+  const freeBody = (source: string, label: string) => ({
+    icon: 'cloudy', condition: 'overcast', temperature: -0.5, temperature_source: source, dew_point: -3, humidity: 80, pressure_msl: 1020.25,
+    wind_speed: 0, wind_direction: 359, wind_gust: 14.4, temperature_trend_3h: { delta: 0.3, label }, valid_time: '2026-11-27T15:00:00.000Z', elapsed_ms: 0.5,
+  });
+
+  it('sends a body holding "→" and "°" as the UTF-8 of JSON.stringify\'s text', () => {
+    const body = freeBody('nwp 2.2 km bilinear, altitude-corrected 160 m → 1200 m (alt), lapse 6.5 K/km', 'in aumento, +0,3 °C in 3 ore');
+    const sent = utf8Body(weatherJson(body)!);
+    expect(sent).toEqual(Buffer.from(JSON.stringify(body), 'utf8'));
+    // → is E2 86 92, ° is C2 B0 on the wire.
+    expect(sent.includes(Buffer.from([0x20, 0xe2, 0x86, 0x92, 0x20]))).toBe(true);
+    expect(sent.includes(Buffer.from([0x2c, 0x33, 0x20, 0xc2, 0xb0, 0x43]))).toBe(true);
+  });
+
+  it('sends a lone surrogate escaped, as JSON.stringify writes it, and a pair as its four bytes', () => {
+    const body = freeBody('lone \ud800 high, lone \udfff low, then a pair \ud83d\ude00', 'tab\there "quoted" \\ −');
+    const sent = utf8Body(weatherJson(body)!);
+    expect(sent).toEqual(Buffer.from(JSON.stringify(body), 'utf8'));
+    expect(sent.toString('latin1')).toContain('lone \\ud800 high, lone \\udfff low, then a pair \xf0\x9f\x98\x80');
   });
 });
