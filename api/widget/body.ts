@@ -21,11 +21,14 @@
  * character any escape would change (PLAIN, below): the static parts of
  * the markup hold none either (test/api/widget/body.test.ts checks both
  * against the reference over every variant, theme, icon and hostile names).
+ * Nearly every box skips all of this: ./box-bytes.ts writes it from the
+ * view; what follows answers the views it gives up on.
  */
 import { iframeDocument, scriptString, widgetScript } from './documents.js';
 import { boxMarkup, escapeHtml } from './markup.js';
 import { documentTitle } from './render.js';
 import { assembleBody } from '../fields/body-slab.js';
+import { boxBytes } from './box-bytes.js';
 import { WIDGET_MODES, WIDGET_THEMES, WIDGET_VARIANTS, type Presentation, type WidgetMode, type WidgetTheme, type WidgetVariant } from './schema.js';
 import type { WidgetView } from './view.js';
 
@@ -84,6 +87,9 @@ for (const mode of WIDGET_MODES) {
 
 /** The body of a served box: the bytes of renderWidget(v, p). */
 export function servedBody(v: WidgetView, p: Presentation): Buffer {
+  // Nearly every box: written from the view, nothing to escape (./box-bytes.ts).
+  const bytes = boxBytes(v, p);
+  if (bytes !== undefined) return bytes;
   const frame = FRAMES[p.mode][p.variant][p.theme];
   const plain = plainView(v);
   const box = boxMarkup(v, p.variant, p.theme, plain ? same : escapeHtml);

@@ -9,6 +9,7 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { plainView, servedBody } from '../../../api/widget/body.js';
+import { boxBytes } from '../../../api/widget/box-bytes.js';
 import { ICON_SHAPES } from '../../../api/widget/icons.js';
 import { boxMarkup } from '../../../api/widget/markup.js';
 import { renderWidget } from '../../../api/widget/render.js';
@@ -76,6 +77,31 @@ describe('served widget body', () => {
       }
     }
     expect(compared).toBe((3 + Object.keys(ICON_SHAPES).length) * PLACES.length * 12);
+  });
+
+  it('the same bytes as Buffer.from(renderWidget) for lone surrogates, arrows at the rounding edges, an icon weather.php never gives', () => {
+    const cases: Array<[FreeFields, string | undefined]> = [
+      [FIELDS, 'a\ud800b'], [FIELDS, 'tail\udbff'], [FIELDS, '\udc00head'], [FIELDS, 'pair 😀 and \ud83d alone'],
+      ...[179.4, 179.5, 179.6, 180.4, 180.5, 0, 359.9, -0.2].map((d): [FreeFields, string] => [{ ...FIELDS, wind_direction: d }, 'Firenze']),
+      [{ ...FIELDS, icon: 'tornado' }, 'Firenze'], [{ ...FIELDS, icon: 'constructor' }, undefined],
+    ];
+    for (const [fields, name] of cases) {
+      for (const place of [{ lat: 43.7696, lon: 11.2558, name, runIso: null }, { lat: -12.5, lon: -70.25, name, runIso: '2024-06-21T00:00:00Z' }]) {
+        const v = widgetView(fields, place);
+        for (const p of presentations()) {
+          const expected = Buffer.from(renderWidget(v, p), 'utf8');
+          expect(servedBody(v, p).equals(expected), `${name} ${fields.icon} ${fields.wind_direction} ${JSON.stringify(p)}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('the box is written from its view unless a text holds what an escape changes', () => {
+    const p: Presentation = { mode: 'js', variant: 'card', theme: 'auto' };
+    const at = (name: string | undefined) => widgetView(FIELDS, { lat: 43.77, lon: 11.25, name, runIso: null });
+    for (const name of [undefined, 'Firenze', 'Forlì', 'L\u2019Aquila — “centro”', '😀']) expect(boxBytes(at(name), p), name).toBeDefined();
+    for (const name of ["Sant'Agata", 'a & b', 'back\\slash', 'a\u2028b', 'a\u2029b', 'x<y', 'x>y', 'say "hi"']) expect(boxBytes(at(name), p), name).toBeUndefined();
+    expect(boxBytes(widgetView({ ...FIELDS, icon: 'tornado' }, { lat: 43.77, lon: 11.25, runIso: null }), p)).toBeUndefined();
   });
 
   it('the escapes are skipped only for views with nothing to escape', () => {
