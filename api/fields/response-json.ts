@@ -9,7 +9,10 @@
  * levels) is looked up, already escaped, in a Map built here, and any other
  * string equal to the last one written at its place (a product's source
  * line) reuses that JSON, instead of being scanned on every answer; a
- * number's text comes from a table of recent ones (./number-text.ts).
+ * number's text comes from a table of recent ones (./number-text.ts); a
+ * null, a boolean and an enum value are written with their key as one
+ * constant, a piece less in the answer's string, whose pieces the write into
+ * the slab then copies one by one (./body-slab.ts).
  *
  * Only plain values take the compiled path: a finite number, a string, a
  * boolean, null where the schema allows it, a plain object. Anything else
@@ -42,40 +45,47 @@ export function jsonString(s: string): string {
  * startup.
  */
 export function compileResponseJson(schema: object): (body: unknown) => string | undefined {
-  const enums: Map<string, string>[] = [];
+  const enums: string[] = [];
   let memos = 0;
   const fns: string[] = [];
 
   const typesOf = (n: Node): string[] => (Array.isArray(n.type) ? n.type : n.type === undefined ? [] : [n.type]);
 
-  /** An expression for value `v` of schema `n` (`bail` when not plain): the JSON text. */
-  const valueExpr = (n: Node, v: string, where: string): string => {
+  /**
+   * An expression for value `v` of schema `n` with its key before it (`BAIL` when not plain): the JSON text of
+   * `"name":value`, after `{` or `,`. `key(text)` is the expression of that prefix followed by the constant `text`:
+   * a value known here (null, true, false, an enum's) is written with its key as one constant, a piece less in the
+   * answer's string (docs/benchmarks-journal.md, "weather.php's body: the cost is the rope").
+   */
+  const valueExpr = (n: Node, v: string, key: (text: string) => string, fixedKey: boolean, where: string): string => {
     const types = typesOf(n);
     const nullable = types.includes('null');
     const main = types.filter((t) => t !== 'null');
     if (main.length !== 1) throw new Error(`response-json: ${where}: type ${JSON.stringify(n.type)} is not supported`);
-    const orNull = (expr: string) => (nullable ? `${v} === null ? 'null' : ${expr}` : expr);
+    const orNull = (expr: string) => (nullable ? `${v} === null ? ${key('null')} : ${expr}` : expr);
     switch (main[0]) {
       case 'number':
         // v - v === 0: finite (NaN and ±Infinity go to fast-json-stringify, which throws or prints null).
-        return orNull(`typeof ${v} === 'number' && ${v} - ${v} === 0 ? num(${v}) : BAIL`);
+        return orNull(`typeof ${v} === 'number' && ${v} - ${v} === 0 ? ${key('')} + num(${v}) : BAIL`);
       case 'integer':
-        return orNull(`Number.isInteger(${v}) ? num(${v}) : BAIL`);
+        return orNull(`Number.isInteger(${v}) ? ${key('')} + num(${v}) : BAIL`);
       case 'boolean':
-        return orNull(`${v} === true ? 'true' : ${v} === false ? 'false' : BAIL`);
+        return orNull(`${v} === true ? ${key('true')} : ${v} === false ? ${key('false')} : BAIL`);
       case 'string': {
         if (!n.enum) {
           // The last string written here and its JSON: a product's source line is the same string answer after answer.
           const m = memos++;
-          return orNull(`typeof ${v} === 'string' ? (${v} === L${m} ? J${m} : (J${m} = str(${v}), L${m} = ${v}, J${m})) : BAIL`);
+          return orNull(`typeof ${v} === 'string' ? ${key('')} + (${v} === L${m} ? J${m} : (J${m} = str(${v}), L${m} = ${v}, J${m})) : BAIL`);
         }
-        const m = new Map<string, string>();
-        for (const e of n.enum) if (typeof e === 'string') m.set(e, jsonString(e));
-        enums.push(m);
-        return orNull(`typeof ${v} === 'string' ? (E${enums.length - 1}.get(${v}) ?? str(${v})) : BAIL`);
+        // Each enum value's text with its key, when the key's separator is known here; else the text alone.
+        const values = n.enum.filter((e): e is string => typeof e === 'string');
+        const entries = values.map((e) => `[${JSON.stringify(e)}, ${fixedKey ? key(jsonString(e)) : JSON.stringify(jsonString(e))}]`);
+        enums.push(`new Map([${entries.join(', ')}])`);
+        const e = `E${enums.length - 1}`;
+        return orNull(`typeof ${v} === 'string' ? ${fixedKey ? `(${e}.get(${v}) ?? ${key('')} + str(${v}))` : `${key('')} + (${e}.get(${v}) ?? str(${v}))`} : BAIL`);
       }
       case 'object':
-        return orNull(`typeof ${v} === 'object' && ${v} !== null && typeof ${v}.toJSON !== 'function' ? O${objectFn(n, where)}(${v}) : BAIL`);
+        return orNull(`typeof ${v} === 'object' && ${v} !== null && typeof ${v}.toJSON !== 'function' ? ((y = O${objectFn(n, where)}(${v})) === BAIL ? BAIL : ${key('')} + y) : BAIL`);
       default:
         throw new Error(`response-json: ${where}: type ${main[0]} is not supported`);
     }
@@ -91,12 +101,15 @@ export function compileResponseJson(schema: object): (body: unknown) => string |
     // When the first property is required (every object of weather.php's schema), every later one follows a comma:
     // each key is written with its separator as one constant, no test of what came before and one string less.
     const firstRequired = props.length > 0 && required.has(props[0]![0]);
-    let body = `let j = '', v, x;\n`;
+    let body = `let j = '', v, x, y;\n`;
     props.forEach(([name, p], i) => {
-      const key = JSON.stringify(`${JSON.stringify(name)}:`);
-      const keyed = i === 0 ? JSON.stringify(`{${JSON.stringify(name)}:`) : firstRequired ? JSON.stringify(`,${JSON.stringify(name)}:`) : `(j === '' ? '{' : ',') + ${key}`;
+      const first = `{${JSON.stringify(name)}:`;
+      const next = `,${JSON.stringify(name)}:`;
+      // A literal in the compiled source: one flat string.
+      const key = (text: string) =>
+        i === 0 ? JSON.stringify(first + text) : firstRequired ? JSON.stringify(next + text) : `(j === '' ? ${JSON.stringify(first + text)} : ${JSON.stringify(next + text)})`;
       body += `v = o[${JSON.stringify(name)}];\n`;
-      body += `if (v !== undefined) { x = ${valueExpr(p, 'v', `${where}.${name}`)}; if (x === BAIL) return BAIL; j += ${keyed} + x; }\n`;
+      body += `if (v !== undefined) { x = ${valueExpr(p, 'v', key, i === 0 || firstRequired, `${where}.${name}`)}; if (x === BAIL) return BAIL; j += x; }\n`;
       if (required.has(name)) body += `else return BAIL;\n`;
     });
     body += firstRequired ? `return j + '}';` : `return j === '' ? '{}' : j + '}';`;
@@ -105,11 +118,12 @@ export function compileResponseJson(schema: object): (body: unknown) => string |
   }
 
   const root = objectFn(schema as Node, '#');
-  const enumNames = enums.map((_, i) => `E${i}`);
+  const enumVars = enums.map((e, i) => `const E${i} = ${e};`).join('\n');
   // Compiled once at startup from our own schema, as fast-json-stringify compiles its writers.
   const memoVars = Array.from({ length: memos }, (_, m) => `let L${m} = '', J${m} = '""';`).join('\n');
-  const make = new Function('BAIL', 'str', 'num', ...enumNames, `${memoVars}\n${fns.join('\n')}\nreturn function weatherJson(body) {\n  if (typeof body !== 'object' || body === null || typeof body.toJSON === 'function') return undefined;\n  const j = O${root}(body);\n  return j === BAIL ? undefined : j;\n};`);
-  return make(BAIL, jsonString, numberText, ...enums) as (body: unknown) => string | undefined;
+  // Strict: a name the generated code forgot to declare is an error at the first answer, not a global.
+  const make = new Function('BAIL', 'str', 'num', `'use strict';\n${enumVars}\n${memoVars}\n${fns.join('\n')}\nreturn function weatherJson(body) {\n  if (typeof body !== 'object' || body === null || typeof body.toJSON === 'function') return undefined;\n  const j = O${root}(body);\n  return j === BAIL ? undefined : j;\n};`);
+  return make(BAIL, jsonString, numberText) as (body: unknown) => string | undefined;
 }
 
 /** Returned by a compiled object function when a value is not plain: the body goes to fast-json-stringify. */

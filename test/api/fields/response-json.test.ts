@@ -41,6 +41,20 @@ describe('compiled response JSON', () => {
     expect(loose({ a: -0, c: true })).toBe('{"a":0,"c":true}');
   });
 
+  it('writes null, booleans and enum values, known in advance, after "{" or "," as the object needs', () => {
+    const loose = compileResponseJson({
+      type: 'object',
+      properties: { a: { type: ['number', 'null'] }, e: { type: ['string', 'null'], enum: ['x', 'y"'] }, b: { type: ['boolean', 'null'] } },
+    });
+    expect(loose({ e: 'x' })).toBe('{"e":"x"}');
+    expect(loose({ a: null, e: 'y"', b: false })).toBe('{"a":null,"e":"y\\"","b":false}');
+    expect(loose({ e: null, b: true })).toBe('{"e":null,"b":true}');
+    expect(loose({ b: null })).toBe('{"b":null}');
+    expect(loose({ a: 2, e: 'not listed' })).toBe('{"a":2,"e":"not listed"}');
+    expect(loose({ e: 'z\n', b: null })).toBe('{"e":"z\\n","b":null}');
+    expect(write({ n: 1, level: 'low', flag: false, inner: { a: null, b: 'q' }, note: null })).toBe('{"n":1,"level":"low","note":null,"flag":false,"inner":{"a":null,"b":"q"}}');
+  });
+
   it('escapes strings as JSON.stringify does, enum values included', () => {
     expect(write({ n: 1, level: 'very "high"' })).toBe('{"n":1,"level":"very \\"high\\""}');
     expect(write({ n: 1, level: 'low', note: 'a\\b\n\u0001' })).toBe('{"n":1,"level":"low","note":"a\\\\b\\n\\u0001"}');
