@@ -22,11 +22,12 @@ import fp from 'fastify-plugin';
 import { ApiError } from '../errors.js';
 import type { Endpoint } from './contract.js';
 import { KEY_PARAM, knownKey, originAllowed, presentedKey, requestOrigin, verifyKey } from './authenticate.js';
+import { generateKey, hashMatches, prefixOf } from './key-format.js';
 import { KeyStoreUnavailableError, type KeyRecord } from './key-store.js';
 import { PLAN_LABEL } from './plans.js';
 import { bindingWindow, type QuotaDecision, type QuotaSnapshot, type QuotaTicket } from './quota.js';
 import { createAccessServices, type AccessServices, type AccessServicesOptions } from './services.js';
-import type { AccessContext, AccessErrors } from './contract.js';
+import type { AccessContext, AccessErrors, Plan } from './contract.js';
 import { toApiFailure, type ApiFailure } from '../plugins/errors.js';
 
 export interface AccessPluginOptions extends AccessServicesOptions {
@@ -45,10 +46,29 @@ interface AccessState {
   snapshot: QuotaSnapshot | null;
 }
 
+/** The start warm-up's key (`fastify.warmUpKey`). */
+export interface WarmUpKey {
+  /** The key, sent as X-API-Key. */
+  key: string;
+  /** Requests its plan's minute quota lets it make. */
+  perMinute: number;
+  /** No longer admitted from now. */
+  end(): void;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The access plugin's state of a request to a keyed route; null elsewhere. */
     accessState: AccessState | null;
+  }
+  interface FastifyInstance {
+    /**
+     * A new random key of `plan` for a starting server's own requests to itself (api/weather/start-warm.ts), so
+     * that the key check, the quota call and the keyed routes are compiled before the first client: in this
+     * process's memory only (no store holds it), admitted until `end()` or the next call. Its requests are
+     * checked and counted as any key's (its quota counters under its random prefix expire as any key's).
+     */
+    warmUpKey(plan: Plan): WarmUpKey;
   }
 }
 
@@ -65,6 +85,24 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
   fastify.decorateRequest('access', null);
   const errors: AccessErrors = { keyStore: 0, quotaStore: 0 };
   fastify.decorate('accessErrors', errors);
+
+  // The start warm-up's key, while one is out: asked only when knownKey misses (a key's first request), so the
+  // usual request costs nothing more; its hash is compared in constant time, as a stored key's.
+  let warmUp: KeyRecord | null = null;
+  const warmUpRecord = (presented: string): KeyRecord | undefined =>
+    warmUp !== null && prefixOf(presented) === warmUp.prefix && hashMatches(presented, warmUp.hash) ? warmUp : undefined;
+  fastify.decorate('warmUpKey', (plan: Plan): WarmUpKey => {
+    const { key, prefix, hash } = generateKey();
+    const record: KeyRecord = { prefix, hash, plan, kind: 'api', name: 'start warm-up', created: new Date().toISOString() };
+    warmUp = record;
+    return {
+      key,
+      perMinute: services.config.quota[plan].minute,
+      end: () => {
+        if (warmUp === record) warmUp = null;
+      },
+    };
+  });
 
   const refuseIfFlooding = async (request: FastifyRequest, state: AccessState) => {
     state.floodChecked = true;
@@ -88,7 +126,7 @@ const accessPlugin: FastifyPluginAsync<AccessPluginOptions> = async (fastify, op
       const state: AccessState = { endpoint, floodId: null, floodChecked: false, ticket: null, snapshot: null };
       request.accessState = state;
       const presented = presentedKey(request, endpoint);
-      const known = presented ? knownKey(keys, presented) : undefined;
+      const known = presented ? (knownKey(keys, presented) ?? warmUpRecord(presented)) : undefined;
       if (!known) return void checkKey(request, state, presented).then(() => done(), done);
       admit(request, state, known);
       done();
