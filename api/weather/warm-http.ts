@@ -1,15 +1,16 @@
 /**
  * The HTTP half of a starting server's warm-up (the answers' half:
- * ./warm-answers.ts): requests to the server's own `GET /` over loopback,
- * several connections at once, so that Node's HTTP parser and writer and
- * Fastify's routing, hooks and reply code (shared by every route) are
- * compiled before the first client arrives. `/` answers a constant and needs
- * no key: nothing is counted anywhere.
+ * ./warm-answers.ts): GETs to the server's own address over loopback,
+ * several connections at once, so that Node's HTTP parser and writer,
+ * Fastify's routing, hooks and replies, and for weather.php the key check,
+ * the quota call and the route (./start-warm.ts gives the paths and the
+ * key) are compiled before the first client arrives.
  *
- * The client is a raw socket sending a burst of pipelined requests, the last
- * one `Connection: close`, and reading until the server closes: its own CPU
- * is a write and the reads, where node:http's client cost about as much as
- * the server's answer (measured: docs/benchmarks-journal.md, "The start window").
+ * The client is a raw socket per connection, keep-alive, each request sent
+ * when the one before is answered, as clients do, the last one
+ * `Connection: close`: its own CPU is a write and the reads, where
+ * node:http's client cost about as much as the server's answer (measured:
+ * docs/benchmarks-journal.md, "The start window").
  */
 import { connect } from 'node:net';
 import { ROOT_PATH } from '../routes/root.js';
@@ -21,28 +22,44 @@ export interface HttpWarmReport {
   ms: number;
 }
 
-/** Requests per connection: the server answers them in order, then closes. */
-
+/** Requests per connection, then it closes. */
 const BURST = 50;
 const STATUS_200 = 'HTTP/1.1 200 ';
+const HEAD_END = '\r\n\r\n';
+const CONTENT_LENGTH = /\r\ncontent-length: *(\d+)/i;
 
 /**
- * One burst of `n` GETs of `/` on a new connection to `host`:`port`, each with the header lines `extra`
- * (each ending in CRLF); resolves with the number answered 200.
+ * One keep-alive connection to `host`:`port` asking `n` GETs of `/` one after the other, each sent when the one
+ * before is answered, as a client does (pipelined requests take other paths in node:http: a response queued behind
+ * another, no socket timeout refreshed between requests), the last one `Connection: close`; each request with the
+ * header lines `extra()` gives (each ending in CRLF). Resolves with the number answered 200.
  */
-function burst(host: string, port: number, n: number, extra: string): Promise<number> {
-  const one = `GET ${ROOT_PATH} HTTP/1.1\r\nHost: ${host}:${port}\r\n${extra}\r\n`;
-  const last = `GET ${ROOT_PATH} HTTP/1.1\r\nHost: ${host}:${port}\r\n${extra}Connection: close\r\n\r\n`;
+function session(host: string, port: number, n: number, extra: () => string, path: () => string): Promise<number> {
+  const request = (connection: string) => `GET ${path()} HTTP/1.1\r\nHost: ${host}:${port}\r\n${extra()}Connection: ${connection}\r\n\r\n`;
   return new Promise((done) => {
     let ok = 0;
-    // The end of the last chunk, so that a status line split between two chunks is still found.
-    let tail = '';
-    const sock = connect(port, host, () => sock.end(one.repeat(n - 1) + last));
+    let sent = 0;
+    let answered = 0;
+    // What has arrived of the answers not yet complete.
+    let buf = '';
+    const send = () => {
+      sent++;
+      sock.write(request(sent < n ? 'keep-alive' : 'close'));
+    };
+    const sock = connect(port, host, send);
+    sock.setNoDelay(true);
     sock.setEncoding('latin1');
     sock.on('data', (chunk: string) => {
-      const text = tail + chunk;
-      for (let i = text.indexOf(STATUS_200); i >= 0; i = text.indexOf(STATUS_200, i + 1)) ok++;
-      tail = text.slice(-(STATUS_200.length - 1));
+      buf += chunk;
+      for (;;) {
+        const h = buf.indexOf(HEAD_END);
+        if (h < 0) return;
+        const len = Number(CONTENT_LENGTH.exec(buf.slice(0, h))?.[1] ?? 0);
+        if (buf.length < h + HEAD_END.length + len) return;
+        if (buf.startsWith(STATUS_200)) ok++;
+        buf = buf.slice(h + HEAD_END.length + len);
+        if (++answered < n && sent < n) send();
+      }
     });
     sock.once('error', () => undefined);
     sock.once('close', () => done(ok));
@@ -50,20 +67,29 @@ function burst(host: string, port: number, n: number, extra: string): Promise<nu
 }
 
 /**
- * About `requests` GETs of `/` at `host`:`port` (the server's own address), `connections` at once; stops after `maxMs`.
- * `headers`: sent with each request besides Host (names and values without CR or LF).
+ * About `requests` GETs at `host`:`port` (the server's own address), `connections` at once; stops after `maxMs`.
+ * `paths`: asked in turn (default `/` alone); `headers`: sent with each request besides Host (names and values
+ * without CR or LF), or several such sets sent in turn.
  */
 export async function warmHttp(
   host: string,
   port: number,
   requests: number,
-  opts: { connections?: number; maxMs?: number; headers?: Readonly<Record<string, string>> } = {},
+  opts: { connections?: number; maxMs?: number; headers?: Readonly<Record<string, string>> | readonly Readonly<Record<string, string>>[]; paths?: readonly string[] } = {},
 ): Promise<HttpWarmReport> {
   const connections = opts.connections ?? 8;
   const maxMs = opts.maxMs ?? 10_000;
-  const extra = Object.entries(opts.headers ?? {})
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
+  const sets = Array.isArray(opts.headers) ? opts.headers : [opts.headers ?? {}];
+  const lines = sets.map((h: Readonly<Record<string, string>>) =>
+    Object.entries(h)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join(''),
+  );
+  let set = 0;
+  const extra = () => lines[set++ % lines.length]!;
+  const paths = opts.paths ?? [ROOT_PATH];
+  let next = 0;
+  const path = () => paths[next++ % paths.length]!;
   const t0 = performance.now();
   let sent = 0;
   let errors = 0;
@@ -71,7 +97,7 @@ export async function warmHttp(
     while (sent < requests && performance.now() - t0 < maxMs) {
       const n = Math.min(BURST, requests - sent);
       sent += n;
-      const ok = await burst(host, port, n, extra);
+      const ok = await session(host, port, n, extra, path);
       errors += n - ok;
     }
   };
