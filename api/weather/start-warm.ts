@@ -1,13 +1,16 @@
 /**
  * A starting server's warm-up, in order: the tile cache (every product's
  * blocks, tiles/read/warm.ts), then the answers (./warm-answers.ts) and the
- * HTTP code (./warm-http.ts), so that the first clients meet neither a cold
- * block nor code V8 has not compiled yet. /healthz answers 503 `warming`
+ * HTTP path (./warm-http.ts): keyed weather.php GETs to the server's own
+ * address with a warm-up key (api/access/plugin.ts `warmUpKey`: held in this
+ * process only, admitted until the warm-up ends), so that the first clients
+ * meet neither a cold block nor code V8 has not compiled yet, the key check,
+ * the quota call and the route included. /healthz answers 503 `warming`
  * from before `listen` until all of it is done (`startWarming`, read by
  * api/routes/health.ts), then one line says what was warmed.
  *
  * The warm-up's own requests are not logged, everything else is, as
- * configured: its lookups are no requests, and its GETs of `/` carry
+ * configured: its lookups are no requests, and its GETs carry
  * {@link WARM_UP_HEADER} with a random token of this process, which
  * {@link isWarmUpRequest} (api/app.ts's log controller) recognises while a
  * warm-up runs. A client cannot know the token, so cannot silence its own
