@@ -21,8 +21,9 @@
  * character any escape would change (PLAIN, below): the static parts of
  * the markup hold none either (test/api/widget/body.test.ts checks both
  * against the reference over every variant, theme, icon and hostile names).
- * Nearly every box skips all of this: ./box-bytes.ts writes it from the
- * view; what follows answers the views it gives up on.
+ * Every box weather.php's values can make skips all of this: ./box-bytes.ts
+ * writes it from the view; what follows answers the views it gives up on
+ * (an icon or arrow angle weather.php never gives).
  */
 import { iframeDocument, scriptString, widgetScript } from './documents.js';
 import { boxMarkup, escapeHtml } from './markup.js';
@@ -87,7 +88,7 @@ for (const mode of WIDGET_MODES) {
 
 /** The body of a served box: the bytes of renderWidget(v, p). */
 export function servedBody(v: WidgetView, p: Presentation): Buffer {
-  // Nearly every box: written from the view, nothing to escape (./box-bytes.ts).
+  // Written from the view (./box-bytes.ts); the reference way below when it gives up.
   const bytes = boxBytes(v, p);
   if (bytes !== undefined) return bytes;
   const frame = FRAMES[p.mode][p.variant][p.theme];

@@ -1,7 +1,7 @@
 /**
- * A served box's bytes written straight from its view, for views with
- * nothing to escape (./body.ts): the reference text (renderWidget, ./render.ts)
- * cut once, per presentation and shape of view, into encoded fixed parts
+ * A served box's bytes written straight from its view (./body.ts): the
+ * reference text (renderWidget, ./render.ts) cut once, per presentation
+ * and shape of view, into encoded fixed parts
  * and slots, then per load the fixed parts copied and the view's texts
  * UTF-8 encoded by a JS loop into a slab.
  *
@@ -15,15 +15,14 @@
  *
  * One source for the markup: the fixed parts are cut out of renderWidget's
  * own output for a view whose texts are markers, so the markup, the script
- * around it and the escapes stay where they are written. A text is written
- * as it is only if neither escape would change it (none of & < > " ' \ CR
- * LF U+2028 U+2029): escapeHtml would return it unchanged, and scriptString
- * then changes nothing in it (its `</script` and `<!--` need a `<`, and no
- * fixed part ends with the start of either, checked when cut). The writer
- * gives up at the first other character, and the reference path answers.
+ * around it and the escapes stay where they are written; the texts are
+ * escaped by tables made from escapeHtml and scriptString themselves
+ * (escapesOf, below).
  */
 import { ICON_SHAPES, arrowSvg } from './icons.js';
 import { renderWidget } from './render.js';
+import { scriptString } from './documents.js';
+import { escapeHtml } from './markup.js';
 import type { Presentation } from './schema.js';
 import type { WidgetView } from './view.js';
 
@@ -151,26 +150,53 @@ function textOf(v: WidgetView, s: Slot): string {
   }
 }
 
-/** ASCII characters an escape would change: & < > " ' \ LF CR. */
-const NOT_PLAIN = new Uint8Array(128);
-for (const c of '&<>"\'\\\n\r') NOT_PLAIN[c.charCodeAt(0)] = 1;
+/** What the escapes make of each character they change, per mode, encoded. */
+interface Escapes {
+  /** Per ASCII code: its bytes once escaped, null when neither escape changes it. */
+  ascii: readonly (Buffer | null)[];
+  /** U+2028 and U+2029. */
+  separators: readonly [Buffer, Buffer];
+}
 
 /**
- * `s` UTF-8 encoded into `buf` from `at` (a lone surrogate as U+FFFD, as
- * Buffer.from does): the end, or -1 at a character an escape would change.
- * At most 3 bytes per UTF-16 unit.
+ * Every character either escape changes, alone, through the reference: escapeHtml
+ * (every text of the box and the page's title), then in js mode scriptString
+ * (over the whole markup; char by char the same, since it replaces single
+ * characters and its `</script` and `<!--` need a `<`, which no escaped text holds).
  */
-function putText(buf: Buffer, at: number, s: string): number {
+const CHANGED = '&<>"\'\\\n\r\u2028\u2029';
+function escapesOf(js: boolean): Escapes {
+  const bytes = (c: string) => Buffer.from(js ? scriptString(escapeHtml(c)).slice(1, -1) : escapeHtml(c), 'utf8');
+  const ascii: (Buffer | null)[] = Array.from({ length: 128 }, () => null);
+  for (const c of CHANGED) if (c.charCodeAt(0) < 0x80) ascii[c.charCodeAt(0)] = bytes(c);
+  return { ascii, separators: [bytes('\u2028'), bytes('\u2029')] };
+}
+const ESCAPES = { js: escapesOf(true), iframe: escapesOf(false) } as const;
+/** ASCII characters either escape may change (CHANGED's). */
+const SPECIAL = new Uint8Array(128);
+for (const c of CHANGED) if (c.charCodeAt(0) < 0x80) SPECIAL[c.charCodeAt(0)] = 1;
+/** Most bytes one UTF-16 unit of a text takes once written (an escape, or 3 of UTF-8). */
+const UNIT_MAX = Math.max(3, ...Object.values(ESCAPES).flatMap((e) => [...e.ascii, ...e.separators].map((b) => b?.length ?? 0)));
+
+/**
+ * `s` escaped as the reference escapes it and UTF-8 encoded into `buf` from
+ * `at` (a lone surrogate as U+FFFD, as Buffer.from does): the end. At most
+ * UNIT_MAX bytes per UTF-16 unit.
+ */
+function putText(buf: Buffer, at: number, s: string, esc: Escapes): number {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) {
-      if (NOT_PLAIN[c] === 1) return -1;
-      buf[at++] = c;
+      if (SPECIAL[c] === 0) buf[at++] = c;
+      else at = putBytes(buf, at, esc.ascii[c]!);
     } else if (c < 0x800) {
       buf[at++] = 0xc0 | (c >> 6);
       buf[at++] = 0x80 | (c & 0x3f);
     } else if (c < 0xd800 || c > 0xdfff) {
-      if (c === 0x2028 || c === 0x2029) return -1;
+      if (c === 0x2028 || c === 0x2029) {
+        at = putBytes(buf, at, esc.separators[c - 0x2028]!);
+        continue;
+      }
       buf[at++] = 0xe0 | (c >> 12);
       buf[at++] = 0x80 | ((c >> 6) & 0x3f);
       buf[at++] = 0x80 | (c & 0x3f);
@@ -209,17 +235,17 @@ let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
 let used = 0;
 
 /**
- * The bytes of renderWidget(v, p), or undefined when a text of the view
- * holds a character an escape would change (or an icon or arrow angle that
- * weather.php never gives): then the caller writes it the reference way.
+ * The bytes of renderWidget(v, p), or undefined for an icon or an arrow
+ * angle weather.php never gives: then the caller writes it the reference way.
  */
 export function boxBytes(v: WidgetView, p: Presentation): Buffer | undefined {
   const t = templateOf(p, shapeOf(v));
   const { parts, slots } = t;
+  const esc = ESCAPES[p.mode];
   let max = t.fixed;
   for (let i = 0; i < slots.length; i++) {
     const s = slots[i]!;
-    max += s === Slot.Icon ? ICON_MAX : s === Slot.Arrow ? ARROW_MAX : 3 * textOf(v, s).length;
+    max += s === Slot.Icon ? ICON_MAX : s === Slot.Arrow ? ARROW_MAX : UNIT_MAX * textOf(v, s).length;
   }
   if (used + max > slab.length) {
     slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, max));
@@ -239,8 +265,7 @@ export function boxBytes(v: WidgetView, p: Presentation): Buffer | undefined {
       if (!(deg >= 0 && deg <= 360)) return undefined;
       at = putBytes(buf, at, (ARROWS[deg] ??= Buffer.from(arrowSvg(deg), 'utf8')));
     } else {
-      at = putText(buf, at, textOf(v, s));
-      if (at < 0) return undefined;
+      at = putText(buf, at, textOf(v, s), esc);
     }
     at = putBytes(buf, at, parts[i + 1]!);
   }
