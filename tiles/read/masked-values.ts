@@ -43,9 +43,13 @@ function applyKind(
   const maskVar = vs.maskVar;
   if (maskVar && list.aux[code]) {
     const nearestVar = list.aux[code]!;
+    // maskChoice reads the distance of the neighbours of the kind with weight only.
+    let need = 0;
     for (let k = 0; k < 4; k++) {
       const m = unpack(raw[auxAt + 2 * k]!, maskVar);
-      OF_KIND[k] = m === m && isKind(m, kind);
+      const of = m === m && isKind(m, kind);
+      OF_KIND[k] = of;
+      if (of && pt.weights[k]! > 0) need |= 1 << k;
       NEAREST_CELL[k] = unpack(raw[auxAt + 8 * code + 2 * k]!, nearestVar);
     }
     const m = INPUTS;
@@ -54,7 +58,7 @@ function applyKind(
     m.lon = pt.lon;
     m.weights = pt.weights;
     m.order = pt.order;
-    m.cellKm = pt.cellKm;
+    m.cellKm = pt.distancesKm(vs.grid, need);
     m.searchRadiusKm = vs.searchRadiusKm[code]!;
     choice = maskChoice(m);
   }

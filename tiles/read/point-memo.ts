@@ -9,7 +9,7 @@
  */
 import { gridIndexOf, type GridDef } from '../../geo/grid.js';
 import { bilinearNeighbourhood, bracketTime, newNeighbourhood, newTimeBracket } from './interpolate.js';
-import { distanceToCellKm } from './point-rules.js';
+import { cellDistancesKm } from './point-rules.js';
 
 /** The version a point is located in (./version-state.ts): its grid, chunk edges, and whether it has masked variables. */
 interface PointVersion {
@@ -42,10 +42,29 @@ export class PointMemo {
   readonly cellFlat = new Int32Array(4);
   /** The neighbours by decreasing bilinear weight (nearest first; ties by index): for 'nearest' variables and masks. */
   readonly order = new Int8Array(4);
-  /** Per neighbour: great-circle distance (km) from the point to its cell's centre; only in stores with masked variables (search radius). */
-  readonly cellKm = new Float64Array(4);
+  /**
+   * Per neighbour: great-circle distance (km) from the point to its cell's centre, for the masks' search radius;
+   * computed on demand (distancesKm): only neighbours of a mask's kind need one.
+   */
+  private readonly cellKm = new Float64Array(4);
+  /** Bit k: cellKm[k] is computed for this point. */
+  private kmReady = 0;
   /** All four neighbours in one chunk (most points: the chunk edge is 32 cells). */
   oneChunk = false;
+
+  /**
+   * The distances (km) from the point to its neighbours' cell centres, those of the neighbours in `need` (bit k)
+   * computed (the others are not to be read). A random point in a masked store needs those of one kind only, often
+   * none of the sea's inland; the four haversines per located point were 0.3 to 0.7 µs of a lookup (sample dataset).
+   */
+  distancesKm(grid: GridDef, need: number): Float64Array {
+    const missing = need & ~this.kmReady;
+    if (missing !== 0) {
+      cellDistancesKm(grid, this.lat, this.lon, this.cellFlat, missing, this.cellKm);
+      this.kmReady |= missing;
+    }
+    return this.cellKm;
+  }
 
   /** True when the memo is already at (lat, lon) of `vs`. */
   holds(vs: PointVersion, lat: number, lon: number): boolean {
@@ -66,8 +85,8 @@ export class PointMemo {
       this.chunkIdx[k] = ty * ncx + tx;
       this.cellOff[k] = (j - ty * cy) * cx + (i - tx * cx);
       this.cellFlat[k] = j * vs.grid.nx + i;
-      this.cellKm[k] = vs.maskVar ? distanceToCellKm(vs.grid, lat, lon, this.cellFlat[k]!) : NaN;
     }
+    this.kmReady = 0;
     sortByWeight(this.weights, this.order);
     const c = this.chunkIdx;
     this.oneChunk = c[0] === c[1] && c[0] === c[2] && c[0] === c[3];
@@ -78,8 +97,33 @@ export class PointMemo {
   }
 }
 
-/** `order` = 0..3 sorted by decreasing w (stable: equal weights keep index order). */
-function sortByWeight(w: Float64Array, order: Int8Array): void {
+/**
+ * `order` = 0..3 sorted by decreasing w (stable: equal weights keep index order). Each neighbour's place is the
+ * number of those before it, from the six pairwise comparisons: the same order as an insertion sort, without its
+ * data-dependent loop, whose branches a random point mispredicts (measured: see docs/benchmarks-journal.md).
+ */
+export function sortByWeight(w: Float64Array, order: Int8Array): void {
+  const w0 = w[0]!;
+  const w1 = w[1]!;
+  const w2 = w[2]!;
+  const w3 = w[3]!;
+  // NaN weights (a NaN point) compare false both ways: the insertion sort keeps them in place.
+  if (w0 !== w0 || w1 !== w1 || w2 !== w2 || w3 !== w3) return insertionOrder(w, order);
+  // Neighbour j goes before i when its weight is larger, or equal and j < i.
+  const b01 = w0 >= w1 ? 1 : 0;
+  const b02 = w0 >= w2 ? 1 : 0;
+  const b03 = w0 >= w3 ? 1 : 0;
+  const b12 = w1 >= w2 ? 1 : 0;
+  const b13 = w1 >= w3 ? 1 : 0;
+  const b23 = w2 >= w3 ? 1 : 0;
+  order[3 - b01 - b02 - b03] = 0;
+  order[2 + b01 - b12 - b13] = 1;
+  order[1 + b02 + b12 - b23] = 2;
+  order[b03 + b13 + b23] = 3;
+}
+
+/** The insertion sort sortByWeight stands for (NaN weights). */
+export function insertionOrder(w: Float64Array, order: Int8Array): void {
   for (let k = 0; k < 4; k++) order[k] = k;
   for (let a = 1; a < 4; a++) {
     const o = order[a]!;
