@@ -9,7 +9,7 @@
 import { describeResolution } from '../../../geo/grid.js';
 import { isInSanMarino } from '../../../geo/regions.js';
 import type { Manifest } from '../../../tiles/manifest.js';
-import { assembleFree, copyFreeFields } from './fields.js';
+import { assembleFreeInto } from './fields.js';
 import { isUsableProductCode } from './condition.js';
 import { FreeFieldsSchema } from './schema.js';
 import { stepHoursAt } from '../step.js';
@@ -87,7 +87,8 @@ export const baseBuilder = defineBuilder({
     const plan = planOf(m);
     const dem = ctx.feed('elevation');
     const d = derivation(base, ctx.q.lat, ctx.q.lon);
-    const { fields, basis } = assembleFree({
+    const sh = ctx.shared;
+    assembleFreeInto({
       lat: ctx.q.lat,
       lon: ctx.q.lon,
       altM: ctx.q.altM,
@@ -106,13 +107,7 @@ export const baseBuilder = defineBuilder({
       timeBasis: plan.timeBasis,
       derivation: d.derivation,
       note: d.note,
-    });
-    copyFreeFields(fields, ctx.out);
-    const sh = ctx.shared;
-    sh.correction = basis.correction;
-    sh.temperatureC = basis.temperatureC;
-    sh.dewPointC = basis.dewPointC;
-    sh.humidityPct = basis.humidityPct;
+    }, ctx.out, sh);
     sh.demElevationM = dem?.now.values.elevation ?? null;
   },
 });
