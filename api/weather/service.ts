@@ -211,7 +211,8 @@ export class WeatherService {
     }
     if (now === undefined) return undefined;
     for (const r of l.reads) {
-      if (!r.extra || r.extra.variables(l.vs.manifest).length === 0 || !r.extra.when(now)) continue;
+      // `when` first: it is nearly always false, and `variables` looks its list up by manifest (a WeakMap).
+      if (!r.extra || !r.extra.when(now) || r.extra.variables(l.vs.manifest).length === 0) continue;
       const more = get(l.vs, lat, lon, timeMs, r.extra.variables(l.vs.manifest));
       if (!more) return undefined;
       Object.assign(now.values, more.values);
