@@ -7,7 +7,21 @@
  * copies the result out element by element; zstddec does both as one
  * memory copy, 25–35 % less CPU per 128 KiB chunk (measured in
  * docs/benchmarks-journal.md). Each wasm module is loaded once, lazily.
+ *
+ * zstddec's own `decode` mallocs two buffers in wasm memory per frame and
+ * hands the result out as a fresh copy; a block load (tiles/read/block-read.ts)
+ * only reads each decoded chunk once, right away. So zstddec's wasm module
+ * is instantiated here a second time and driven directly: the frame goes into
+ * one input buffer kept in wasm memory, is decoded into one output buffer
+ * kept there, and the caller reads it where it lies ({@link zstdDecodeView}):
+ * 74 against 107–136 µs of CPU per 104 KiB chunk (median of 9 rounds over
+ * 881 sample chunks, docs/benchmarks-journal.md, "The publish window's
+ * decode"). zstddec exports only its class, so the module's bytes are taken
+ * from its build (the base64 `wasm` constant); should that ever fail (another
+ * zstddec build), the class's decode serves as before.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import Zstd from 'numcodecs/zstd';
 import { ZSTDDecoder } from 'zstddec';
 
@@ -18,29 +32,116 @@ export const ZSTD_LEVEL = 3;
 export const ZSTD_COMPRESSOR = { id: 'zstd', level: ZSTD_LEVEL } as const;
 
 const codec = Zstd.fromConfig({ id: 'zstd', level: ZSTD_LEVEL });
-const decoder = new ZSTDDecoder();
-let decoderReady: Promise<void> | null = null;
-let decoderLoaded = false;
 
 export async function zstdEncode(raw: Uint8Array): Promise<Uint8Array> {
   return codec.encode(raw);
 }
 
-/** Resolves once the decoder is loaded; {@link zstdDecodeSync} may be called from then on. */
+/** What this module uses of zstddec's wasm exports (zstd's ZSTD_decompress, emscripten's malloc and free). */
+interface ZstdExports {
+  memory: WebAssembly.Memory;
+  malloc(bytes: number): number;
+  free(ptr: number): void;
+  ZSTD_decompress(dst: number, dstCapacity: number, src: number, srcSize: number): number;
+}
+
+/** zstddec's wasm module driven directly: one input and one output buffer in its memory, grown when needed. */
+class WasmZstd {
+  private heap: Uint8Array;
+  private inPtr = 0;
+  private inCap = 0;
+  private outPtr = 0;
+  private outCap = 0;
+
+  constructor(private readonly x: ZstdExports) {
+    this.heap = new Uint8Array(x.memory.buffer);
+  }
+
+  /** Called by the module when malloc grows its memory (the old buffer is detached then). */
+  grown(): void {
+    this.heap = new Uint8Array(this.x.memory.buffer);
+  }
+
+  /** The frame decoded into the output buffer: `bytes` long, or shorter (empty) when it is corrupt or of another size. */
+  decode(compressed: Uint8Array, bytes: number): Uint8Array {
+    const x = this.x;
+    if (compressed.length > this.inCap) {
+      if (this.inPtr) x.free(this.inPtr);
+      this.inCap = Math.max(compressed.length, 1 << 16);
+      this.inPtr = x.malloc(this.inCap);
+    }
+    if (bytes > this.outCap) {
+      if (this.outPtr) x.free(this.outPtr);
+      this.outCap = bytes;
+      this.outPtr = x.malloc(bytes);
+    }
+    if (!this.inPtr || !this.outPtr) throw new Error('zstd: out of wasm memory');
+    this.heap.set(compressed, this.inPtr);
+    // size_t on wasm32: an error code (−1 … −120 as i32) is negative, so it decodes to an empty view.
+    const n = x.ZSTD_decompress(this.outPtr, bytes, this.inPtr, compressed.length);
+    return this.heap.subarray(this.outPtr, this.outPtr + (n > 0 ? n : 0));
+  }
+}
+
+/** zstddec's wasm module, from its build's base64 constant; null when that build does not have one. */
+function zstddecModuleBytes(): Uint8Array<ArrayBuffer> | null {
+  try {
+    const text = readFileSync(createRequire(import.meta.url).resolve('zstddec'), 'utf8');
+    const b64 = /\bconst wasm = "([A-Za-z0-9+/=]+)"/.exec(text)?.[1];
+    return b64 ? new Uint8Array(Buffer.from(b64, 'base64')) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function loadWasm(): Promise<WasmZstd | null> {
+  const bytes = zstddecModuleBytes();
+  if (!bytes) return null;
+  try {
+    let z: WasmZstd | undefined;
+    const module = await WebAssembly.compile(bytes);
+    const instance = new WebAssembly.Instance(module, { env: { emscripten_notify_memory_growth: () => z?.grown() } });
+    const x = instance.exports as unknown as ZstdExports;
+    if (typeof x.ZSTD_decompress !== 'function' || typeof x.malloc !== 'function' || !(x.memory instanceof WebAssembly.Memory)) return null;
+    z = new WasmZstd(x);
+    return z;
+  } catch {
+    return null;
+  }
+}
+
+let wasm: WasmZstd | null = null;
+const decoder = new ZSTDDecoder();
+let loading: Promise<void> | null = null;
+let loaded = false;
+
+/** Resolves once the decoder is loaded; {@link zstdDecodeSync} and {@link zstdDecodeView} may be called from then on. */
 export async function zstdReady(): Promise<void> {
-  if (decoderLoaded) return;
-  await (decoderReady ??= decoder.init());
-  decoderLoaded = true;
+  if (loaded) return;
+  await (loading ??= (async () => {
+    wasm = await loadWasm();
+    if (!wasm) await decoder.init();
+  })());
+  loaded = true;
 }
 
 /**
  * The decompressed bytes of one zstd frame of `bytes` bytes, in a buffer of their own (tiles/read/planar-block.ts
- * keeps it as a block). A frame that is corrupt or of another size gives back a different length (zstddec does
- * not throw): the caller checks it. Only after {@link zstdReady}.
+ * keeps it as a block). A frame that is corrupt or of another size gives back a different length (no throw): the
+ * caller checks it. Only after {@link zstdReady}.
  */
 export function zstdDecodeSync(compressed: Uint8Array, bytes: number): Uint8Array {
-  if (!decoderLoaded) throw new Error('zstdDecodeSync before zstdReady');
-  return decoder.decode(compressed, bytes);
+  if (!loaded) throw new Error('zstdDecodeSync before zstdReady');
+  return wasm ? wasm.decode(compressed, bytes).slice() : decoder.decode(compressed, bytes);
+}
+
+/**
+ * As {@link zstdDecodeSync}, but the bytes may lie in the decoder's own memory: valid until the next decode on this
+ * thread, so read them before anything else runs (a block load copies each chunk into its block at once).
+ */
+export function zstdDecodeView(compressed: Uint8Array, bytes: number): Uint8Array {
+  if (!loaded) throw new Error('zstdDecodeView before zstdReady');
+  return wasm ? wasm.decode(compressed, bytes) : decoder.decode(compressed, bytes);
 }
 
 /** As {@link zstdDecodeSync}, loading the decoder first when needed. */

@@ -8,7 +8,7 @@
  * first step of the next one.
  */
 import { interleaveInto, type BlockRequest } from './block.js';
-import { fetchChunk, inflateChunkSync, readChunkFileSync, type ChunkData, type ChunkFile } from './chunk-file.js';
+import { fetchChunk, inflateChunkView, readChunkFileSync, type ChunkData, type ChunkFile } from './chunk-file.js';
 import { zstdReady } from '../codecs/zstd.js';
 import type { TileStorage } from '../storage/types.js';
 import { readPlanarBlock } from './planar-block.js';
@@ -89,7 +89,7 @@ function readInterleavedBlockSync(req: BlockRequest, shared: boolean): ChunkData
   const put = (f: ChunkFile, fetched: Uint8Array | undefined, m: number, first: number, n: number, t0: number) => {
     const stored = fetched ?? (f.file !== null ? readChunkFileSync(f.file) : null);
     if (!stored) throw new Error(`${f.key}: no storage to read the chunk from`);
-    interleaveInto(inflateChunkSync(f, stored, chunkBytes), f.shuffle, size, first, n, req.plane, out, members, m, req.steps, t0);
+    interleaveInto(inflateChunkView(f, stored, chunkBytes), f.shuffle, size, first, n, req.plane, out, members, m, req.steps, t0);
   };
   if (req.next) {
     // A bridge: the last step of each member's chunk, then the first of the next chunk.

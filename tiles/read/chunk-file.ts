@@ -6,7 +6,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { zstdDecode, zstdDecodeSync } from '../codecs/zstd.js';
+import { zstdDecode, zstdDecodeSync, zstdDecodeView } from '../codecs/zstd.js';
 import { unshuffle } from '../codecs/shuffle.js';
 import type { TileStorage } from '../storage/types.js';
 
@@ -74,6 +74,15 @@ export async function inflateChunk(f: ChunkFile, stored: Uint8Array, bytes: numb
 /** As {@link inflateChunk}, once the decoder is loaded (tiles/codecs/zstd.ts zstdReady). */
 export function inflateChunkSync(f: ChunkFile, stored: Uint8Array, bytes: number): Uint8Array {
   return checkLength(f, f.zstd ? zstdDecodeSync(stored, bytes) : stored, bytes);
+}
+
+/**
+ * As {@link inflateChunkSync}, but the bytes may lie in the decoder's memory (tiles/codecs/zstd.ts zstdDecodeView)
+ * or in `stored`: valid until the next decode or chunk file read on this thread. For a block load, which copies
+ * each chunk into its block right away (./block-read.ts, ./planar-block.ts): no buffer of its own per chunk.
+ */
+export function inflateChunkView(f: ChunkFile, stored: Uint8Array, bytes: number): Uint8Array {
+  return checkLength(f, f.zstd ? zstdDecodeView(stored, bytes) : stored, bytes);
 }
 
 /** Decode the stored bytes of `f`, which must hold exactly `length` values; a corrupt chunk throws naming it. */

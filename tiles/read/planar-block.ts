@@ -10,14 +10,14 @@
  * A miss's cost is also what it leaves to the collector: each buffer it
  * allocates is external memory that brings the next mark-compact closer, and
  * one more for the collector to sweep. So the chunk files are read into one
- * reused buffer (./chunk-file.ts readChunkFileSync), and a block of one
- * variable's whole chunk (the common case: each variable is a kind of its
- * own) is the decoder's own output, unshuffled where it lies: one buffer per
- * chunk instead of three (docs/benchmarks-journal.md).
+ * reused buffer (./chunk-file.ts readChunkFileSync), each is decoded into
+ * the decoder's own memory (tiles/codecs/zstd.ts zstdDecodeView) and
+ * unshuffled from there into the block: the block's buffer is the only one a
+ * load allocates (docs/benchmarks-journal.md).
  */
-import { inflateChunkSync, readChunkFileSync, type ChunkData, type ChunkFile } from './chunk-file.js';
+import { inflateChunkView, readChunkFileSync, type ChunkData, type ChunkFile } from './chunk-file.js';
 import type { BlockRequest } from './block.js';
-import { unshuffleInPlace, unshuffleRange } from '../codecs/shuffle.js';
+import { unshuffleRange } from '../codecs/shuffle.js';
 import { zstdReady } from '../codecs/zstd.js';
 
 /** Read and decode block `req` into planar layout: element (member m, step t, cell c) at (m × steps + t) × plane + c. */
@@ -43,16 +43,22 @@ function readPlanarBlockSync(req: BlockRequest): ChunkData {
   const next = req.next;
   const f0 = req.files[0]!;
   if (!next && req.files.length === 1 && f0.zstd && req.steps === chunkSteps) {
-    // One variable's whole chunk: the decoder's buffer (its own, tiles/codecs/zstd.ts) becomes the block.
-    let raw = inflateChunkSync(f0, storedBytes(f0, req.data?.[0]), chunkBytes);
-    if (raw.byteOffset !== 0 || raw.buffer.byteLength !== chunkBytes) raw = raw.slice();
-    unshuffleInPlace(raw, f0.shuffle);
-    return req.int16 ? new Int16Array(raw.buffer) : new Float32Array(raw.buffer);
+    // One variable's whole chunk: unshuffled from the decoder's memory (tiles/codecs/zstd.ts) straight into the
+    // block's buffer, its only one.
+    const raw = inflateChunkView(f0, storedBytes(f0, req.data?.[0]), chunkBytes);
+    let block: Uint8Array;
+    if (f0.shuffle > 1) {
+      block = new Uint8Array(chunkBytes);
+      unshuffleRange(raw, f0.shuffle, 0, chunkBytes / f0.shuffle, block, 0);
+    } else {
+      block = raw.slice();
+    }
+    return req.int16 ? new Int16Array(block.buffer) : new Float32Array(block.buffer);
   }
   const out = new Uint8Array(req.files.length * memberBytes);
   // Steps first … first + n − 1 of a member's chunk into the block from byte `at` on.
   const put = (f: ChunkFile, fetched: Uint8Array | undefined, first: number, n: number, at: number) => {
-    const raw = inflateChunkSync(f, storedBytes(f, fetched), chunkBytes);
+    const raw = inflateChunkView(f, storedBytes(f, fetched), chunkBytes);
     unshuffleRange(raw, f.shuffle, first * plane, n * plane, out, at);
   };
   if (next) {
