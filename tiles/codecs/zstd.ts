@@ -45,8 +45,15 @@ interface ZstdExports {
   ZSTD_decompress(dst: number, dstCapacity: number, src: number, srcSize: number): number;
 }
 
+/** The decoder's memory as a kernel working beside it sees it ({@link zstdWasm}). */
+export interface ZstdMemory {
+  readonly memory: WebAssembly.Memory;
+  bytes(): Uint8Array;
+  scratch(bytes: number): number;
+}
+
 /** zstddec's wasm module driven directly: one input and one output buffer in its memory, grown when needed. */
-class WasmZstd {
+class WasmZstd implements ZstdMemory {
   private heap: Uint8Array;
   private inPtr = 0;
   private inCap = 0;
@@ -60,6 +67,30 @@ class WasmZstd {
   /** Called by the module when malloc grows its memory (the old buffer is detached then). */
   grown(): void {
     this.heap = new Uint8Array(this.x.memory.buffer);
+  }
+
+  /** The module's memory, for a kernel working on the decoded bytes where they lie (tiles/read/interleave-wasm.ts). */
+  get memory(): WebAssembly.Memory {
+    return this.x.memory;
+  }
+
+  /** The memory as bytes now (a view taken before a decode may be detached by its growth). */
+  bytes(): Uint8Array {
+    return this.heap.buffer === this.x.memory.buffer ? this.heap : (this.heap = new Uint8Array(this.x.memory.buffer));
+  }
+
+  private scratchPtr = 0;
+  private scratchCap = 0;
+
+  /** The address of a region of `bytes` in the memory, kept for the next call (grown when needed). */
+  scratch(bytes: number): number {
+    if (bytes > this.scratchCap) {
+      if (this.scratchPtr) this.x.free(this.scratchPtr);
+      this.scratchCap = bytes;
+      this.scratchPtr = this.x.malloc(bytes);
+      if (!this.scratchPtr) throw new Error('zstd: out of wasm memory');
+    }
+    return this.scratchPtr;
   }
 
   /** The frame decoded into the output buffer: `bytes` long, or shorter (empty) when it is corrupt or of another size. */
@@ -142,6 +173,14 @@ export function zstdDecodeSync(compressed: Uint8Array, bytes: number): Uint8Arra
 export function zstdDecodeView(compressed: Uint8Array, bytes: number): Uint8Array {
   if (!loaded) throw new Error('zstdDecodeView before zstdReady');
   return wasm ? wasm.decode(compressed, bytes) : decoder.decode(compressed, bytes);
+}
+
+/**
+ * The decoder's wasm memory and its scratch region, for a kernel reading {@link zstdDecodeView}'s bytes where they
+ * lie; null before {@link zstdReady} or when zstddec's module could not be driven directly.
+ */
+export function zstdWasm(): ZstdMemory | null {
+  return loaded ? wasm : null;
 }
 
 /** As {@link zstdDecodeSync}, loading the decoder first when needed. */

@@ -12,6 +12,7 @@ import { fetchChunk, inflateChunkView, readChunkFileSync, type ChunkData, type C
 import { zstdReady } from '../codecs/zstd.js';
 import type { TileStorage } from '../storage/types.js';
 import { readPlanarBlock } from './planar-block.js';
+import { wasmInterleaver } from './interleave-wasm.js';
 
 export type { BlockRequest };
 
@@ -75,7 +76,9 @@ function sharedCopy(block: ChunkData): ChunkData {
  * Each member's chunk read, decompressed and written into the block at once ({@link interleaveInto}), before the
  * next is read: a local file is read synchronously into the reused buffer, as the planar blocks' are
  * (./planar-block.ts). readFile's thread-pool round trips and buffer of its own cost 2.0 of the 5.1 ms of CPU per
- * nwp block a warm decodes (docs/benchmarks-journal.md, "Publish window").
+ * nwp block a warm decodes (docs/benchmarks-journal.md, "Publish window"). Shuffled int16 chunks (what the store
+ * writes) are interleaved in the decoder's memory by a SIMD kernel instead, then copied into the block
+ * (./interleave-wasm.ts).
  */
 function readInterleavedBlockSync(req: BlockRequest, shared: boolean): ChunkData {
   const size = req.int16 ? 2 : 4;
@@ -84,13 +87,25 @@ function readInterleavedBlockSync(req: BlockRequest, shared: boolean): ChunkData
   const members = req.files.length;
   const bytes = members * req.steps * req.plane * size;
   const buffer = shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
-  const out = req.int16 ? new Uint16Array(buffer) : new Uint32Array(buffer);
+  const k = req.int16 && req.plane % 16 === 0 && everyChunk(req, (f) => f.zstd && f.shuffle === 2) ? wasmInterleaver() : null;
   // Member m's steps first … first + n − 1 to block steps t0 … t0 + n − 1.
-  const put = (f: ChunkFile, fetched: Uint8Array | undefined, m: number, first: number, n: number, t0: number) => {
-    const stored = fetched ?? (f.file !== null ? readChunkFileSync(f.file) : null);
-    if (!stored) throw new Error(`${f.key}: no storage to read the chunk from`);
-    interleaveInto(inflateChunkView(f, stored, chunkBytes), f.shuffle, size, first, n, req.plane, out, members, m, req.steps, t0);
-  };
+  let put: (f: ChunkFile, fetched: Uint8Array | undefined, m: number, first: number, n: number, t0: number) => void;
+  let scratch = 0;
+  if (k) {
+    scratch = k.z.scratch(bytes);
+    const len = chunkSteps * req.plane;
+    const cellStride = req.steps * members * 2;
+    put = (f, fetched, m, first, n, t0) => {
+      const raw = inflateChunkView(f, storedBytes(f, fetched), chunkBytes);
+      if (raw.buffer !== k.z.memory.buffer) throw new Error(`${f.key}: decoded outside the decoder's memory`);
+      k.interleave2(raw.byteOffset + first * req.plane, len, n, req.plane, scratch + (t0 * members + m) * 2, cellStride, members * 2);
+    };
+  } else {
+    const out = req.int16 ? new Uint16Array(buffer) : new Uint32Array(buffer);
+    put = (f, fetched, m, first, n, t0) => {
+      interleaveInto(inflateChunkView(f, storedBytes(f, fetched), chunkBytes), f.shuffle, size, first, n, req.plane, out, members, m, req.steps, t0);
+    };
+  }
   if (req.next) {
     // A bridge: the last step of each member's chunk, then the first of the next chunk.
     req.files.forEach((f, m) => put(f, req.data?.[m], m, chunkSteps - 1, 1, 0));
@@ -98,5 +113,19 @@ function readInterleavedBlockSync(req: BlockRequest, shared: boolean): ChunkData
   } else {
     req.files.forEach((f, m) => put(f, req.data?.[m], m, 0, req.steps, 0));
   }
+  // The memory may have grown meanwhile (a larger frame): its bytes as they are now.
+  if (k) new Uint8Array(buffer).set(k.z.bytes().subarray(scratch, scratch + bytes));
   return req.int16 ? new Int16Array(buffer) : new Float32Array(buffer);
+}
+
+/** Whether `test` holds for every chunk file of `req` (and of its next time chunk, a bridge's). */
+function everyChunk(req: BlockRequest, test: (f: ChunkFile) => boolean): boolean {
+  return req.files.every(test) && (req.next ?? []).every(test);
+}
+
+/** The stored bytes of `f`: those already fetched (a bucket's), else the local file's, valid until the next read. */
+function storedBytes(f: ChunkFile, fetched: Uint8Array | undefined): Uint8Array {
+  const stored = fetched ?? (f.file !== null ? readChunkFileSync(f.file) : null);
+  if (!stored) throw new Error(`${f.key}: no storage to read the chunk from`);
+  return stored;
 }
