@@ -57,8 +57,9 @@ class WasmZstd implements ZstdMemory {
   private heap: Uint8Array;
   private inPtr = 0;
   private inCap = 0;
-  private outPtr = 0;
-  private outCap = 0;
+  /** Two output buffers: a kernel may read two decoded chunks at once (tiles/read/interleave-wasm.ts). */
+  private readonly outPtr = [0, 0];
+  private readonly outCap = [0, 0];
 
   constructor(private readonly x: ZstdExports) {
     this.heap = new Uint8Array(x.memory.buffer);
@@ -93,24 +94,28 @@ class WasmZstd implements ZstdMemory {
     return this.scratchPtr;
   }
 
-  /** The frame decoded into the output buffer: `bytes` long, or shorter (empty) when it is corrupt or of another size. */
-  decode(compressed: Uint8Array, bytes: number): Uint8Array {
+  /**
+   * The frame decoded into output buffer `slot` (0 or 1): `bytes` long, or shorter (empty) when it is corrupt or of
+   * another size.
+   */
+  decode(compressed: Uint8Array, bytes: number, slot = 0): Uint8Array {
     const x = this.x;
     if (compressed.length > this.inCap) {
       if (this.inPtr) x.free(this.inPtr);
       this.inCap = Math.max(compressed.length, 1 << 16);
       this.inPtr = x.malloc(this.inCap);
     }
-    if (bytes > this.outCap) {
-      if (this.outPtr) x.free(this.outPtr);
-      this.outCap = bytes;
-      this.outPtr = x.malloc(bytes);
+    if (bytes > this.outCap[slot]!) {
+      if (this.outPtr[slot]) x.free(this.outPtr[slot]!);
+      this.outCap[slot] = bytes;
+      this.outPtr[slot] = x.malloc(bytes);
     }
-    if (!this.inPtr || !this.outPtr) throw new Error('zstd: out of wasm memory');
+    const out = this.outPtr[slot]!;
+    if (!this.inPtr || !out) throw new Error('zstd: out of wasm memory');
     this.heap.set(compressed, this.inPtr);
     // size_t on wasm32: an error code (−1 … −120 as i32) is negative, so it decodes to an empty view.
-    const n = x.ZSTD_decompress(this.outPtr, bytes, this.inPtr, compressed.length);
-    return this.heap.subarray(this.outPtr, this.outPtr + (n > 0 ? n : 0));
+    const n = x.ZSTD_decompress(out, bytes, this.inPtr, compressed.length);
+    return this.heap.subarray(out, out + (n > 0 ? n : 0));
   }
 }
 
@@ -167,12 +172,13 @@ export function zstdDecodeSync(compressed: Uint8Array, bytes: number): Uint8Arra
 }
 
 /**
- * As {@link zstdDecodeSync}, but the bytes may lie in the decoder's own memory: valid until the next decode on this
- * thread, so read them before anything else runs (a block load copies each chunk into its block at once).
+ * As {@link zstdDecodeSync}, but the bytes may lie in the decoder's own memory, in output buffer `slot` (0 or 1):
+ * valid until the next decode into that buffer on this thread, so read them before anything else runs (a block load
+ * copies each chunk into its block at once, or two at once).
  */
-export function zstdDecodeView(compressed: Uint8Array, bytes: number): Uint8Array {
+export function zstdDecodeView(compressed: Uint8Array, bytes: number, slot = 0): Uint8Array {
   if (!loaded) throw new Error('zstdDecodeView before zstdReady');
-  return wasm ? wasm.decode(compressed, bytes) : decoder.decode(compressed, bytes);
+  return wasm ? wasm.decode(compressed, bytes, slot) : decoder.decode(compressed, bytes);
 }
 
 /**

@@ -88,30 +88,41 @@ function readInterleavedBlockSync(req: BlockRequest, shared: boolean): ChunkData
   const bytes = members * req.steps * req.plane * size;
   const buffer = shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
   const k = req.int16 && req.plane % 16 === 0 && everyChunk(req, (f) => f.zstd && f.shuffle === 2) ? wasmInterleaver() : null;
-  // Member m's steps first … first + n − 1 to block steps t0 … t0 + n − 1.
-  let put: (f: ChunkFile, fetched: Uint8Array | undefined, m: number, first: number, n: number, t0: number) => void;
+  // The members' steps first … first + n − 1 of `files` to block steps t0 … t0 + n − 1.
+  let put: (files: ChunkFile[], data: Uint8Array[] | undefined, first: number, n: number, t0: number) => void;
   let scratch = 0;
   if (k) {
     scratch = k.z.scratch(bytes);
-    const len = chunkSteps * req.plane;
+    const plane = req.plane;
+    const len = chunkSteps * plane;
     const cellStride = req.steps * members * 2;
-    put = (f, fetched, m, first, n, t0) => {
-      const raw = inflateChunkView(f, storedBytes(f, fetched), chunkBytes);
+    // The address of a member's row `first` decoded into the decoder's output buffer `slot`.
+    const decoded = (f: ChunkFile, fetched: Uint8Array | undefined, slot: number, first: number) => {
+      const raw = inflateChunkView(f, storedBytes(f, fetched), chunkBytes, slot);
       if (raw.buffer !== k.z.memory.buffer) throw new Error(`${f.key}: decoded outside the decoder's memory`);
-      k.interleave2(raw.byteOffset + first * req.plane, len, n, req.plane, scratch + (t0 * members + m) * 2, cellStride, members * 2);
+      return raw.byteOffset + first * plane;
+    };
+    put = (files, data, first, n, t0) => {
+      // Two members at a time (one store per pair of values), the last one alone when they are odd.
+      let m = 0;
+      for (; m + 1 < members; m += 2) {
+        const a = decoded(files[m]!, data?.[m], 0, first);
+        const b = decoded(files[m + 1]!, data?.[m + 1], 1, first);
+        k.interleave2x2(a, b, len, n, plane, scratch + (t0 * members + m) * 2, cellStride, members * 2);
+      }
+      if (m < members) k.interleave2(decoded(files[m]!, data?.[m], 0, first), len, n, plane, scratch + (t0 * members + m) * 2, cellStride, members * 2);
     };
   } else {
     const out = req.int16 ? new Uint16Array(buffer) : new Uint32Array(buffer);
-    put = (f, fetched, m, first, n, t0) => {
-      interleaveInto(inflateChunkView(f, storedBytes(f, fetched), chunkBytes), f.shuffle, size, first, n, req.plane, out, members, m, req.steps, t0);
-    };
+    put = (files, data, first, n, t0) =>
+      files.forEach((f, m) => interleaveInto(inflateChunkView(f, storedBytes(f, data?.[m]), chunkBytes), f.shuffle, size, first, n, req.plane, out, members, m, req.steps, t0));
   }
   if (req.next) {
     // A bridge: the last step of each member's chunk, then the first of the next chunk.
-    req.files.forEach((f, m) => put(f, req.data?.[m], m, chunkSteps - 1, 1, 0));
-    req.next.forEach((f, m) => put(f, req.nextData?.[m], m, 0, 1, 1));
+    put(req.files, req.data, chunkSteps - 1, 1, 0);
+    put(req.next, req.nextData, 0, 1, 1);
   } else {
-    req.files.forEach((f, m) => put(f, req.data?.[m], m, 0, req.steps, 0));
+    put(req.files, req.data, 0, req.steps, 0);
   }
   // The memory may have grown meanwhile (a larger frame): its bytes as they are now.
   if (k) new Uint8Array(buffer).set(k.z.bytes().subarray(scratch, scratch + bytes));

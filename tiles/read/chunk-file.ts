@@ -77,12 +77,13 @@ export function inflateChunkSync(f: ChunkFile, stored: Uint8Array, bytes: number
 }
 
 /**
- * As {@link inflateChunkSync}, but the bytes may lie in the decoder's memory (tiles/codecs/zstd.ts zstdDecodeView)
- * or in `stored`: valid until the next decode or chunk file read on this thread. For a block load, which copies
- * each chunk into its block right away (./block-read.ts, ./planar-block.ts): no buffer of its own per chunk.
+ * As {@link inflateChunkSync}, but the bytes may lie in the decoder's memory (tiles/codecs/zstd.ts zstdDecodeView,
+ * its output buffer `slot`) or in `stored`: valid until the next decode into that buffer or chunk file read on this
+ * thread. For a block load, which copies each chunk into its block right away (./block-read.ts, ./planar-block.ts):
+ * no buffer of its own per chunk.
  */
-export function inflateChunkView(f: ChunkFile, stored: Uint8Array, bytes: number): Uint8Array {
-  return checkLength(f, f.zstd ? zstdDecodeView(stored, bytes) : stored, bytes);
+export function inflateChunkView(f: ChunkFile, stored: Uint8Array, bytes: number, slot = 0): Uint8Array {
+  return checkLength(f, f.zstd ? zstdDecodeView(stored, bytes, slot) : stored, bytes);
 }
 
 /** Decode the stored bytes of `f`, which must hold exactly `length` values; a corrupt chunk throws naming it. */
