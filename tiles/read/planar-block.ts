@@ -59,7 +59,9 @@ function readPlanarBlockSync(req: BlockRequest): ChunkData {
   // Steps first … first + n − 1 of a member's chunk into the block from byte `at` on.
   const put = (f: ChunkFile, fetched: Uint8Array | undefined, first: number, n: number, at: number) => {
     const raw = inflateChunkView(f, storedBytes(f, fetched), chunkBytes);
-    unshuffleRange(raw, f.shuffle, first * plane, n * plane, out, at);
+    // Unshuffled chunks (shuffle 0 or 1) are copied as they lie: unshuffleRange counts their elements in bytes.
+    if (f.shuffle > 1) unshuffleRange(raw, f.shuffle, first * plane, n * plane, out, at);
+    else out.set(raw.subarray(first * plane * size, (first + n) * plane * size), at);
   };
   if (next) {
     // A bridge: the last step of each member's chunk, then the first of the next chunk.
