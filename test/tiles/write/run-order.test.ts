@@ -118,7 +118,7 @@ describe('run order on a bucket', () => {
       await writeProductVersion(s3.storage(prefix, { lock }), runInput('nwp', 0, 'ICON-2I', '2026-11-26T00:00:00.000Z'));
       const results = await Promise.allSettled(order.map((h) => writeProductVersion(s3.storage(prefix, { lock }), runInput('nwp', h, 'ICON-2I', h === 6 ? H06 : H12))));
       // The loser of the switch is refused as older (run 06) or lost the conditional write (run 12, retried by its worker).
-      for (const r of results) if (r.status === 'rejected') expect(r.reason instanceof OlderRunRefused || r.reason instanceof PublishConflict).toBe(true);
+      for (const r of results) if (r.status === 'rejected') expect(r.reason instanceof OlderRunRefused || r.reason instanceof PublishConflict, String(r.reason)).toBe(true);
       const reader = s3.storage(prefix);
       const live = (await readManifest(reader, 'nwp'))!;
       if (live.source.run !== H12) {
