@@ -8,7 +8,7 @@
  * first step of the next one.
  */
 import { interleaveInto, type BlockRequest } from './block.js';
-import { fetchChunk, inflateChunkView, readChunkFileSync, type ChunkData, type ChunkFile } from './chunk-file.js';
+import { fetchChunk, inflateChunkView, storedBytes, type ChunkData, type ChunkFile } from './chunk-file.js';
 import { zstdReady } from '../codecs/zstd.js';
 import type { TileStorage } from '../storage/types.js';
 import { readPlanarBlock } from './planar-block.js';
@@ -132,11 +132,4 @@ function readInterleavedBlockSync(req: BlockRequest, shared: boolean): ChunkData
 /** Whether `test` holds for every chunk file of `req` (and of its next time chunk, a bridge's). */
 function everyChunk(req: BlockRequest, test: (f: ChunkFile) => boolean): boolean {
   return req.files.every(test) && (req.next ?? []).every(test);
-}
-
-/** The stored bytes of `f`: those already fetched (a bucket's), else the local file's, valid until the next read. */
-function storedBytes(f: ChunkFile, fetched: Uint8Array | undefined): Uint8Array {
-  const stored = fetched ?? (f.file !== null ? readChunkFileSync(f.file) : null);
-  if (!stored) throw new Error(`${f.key}: no storage to read the chunk from`);
-  return stored;
 }

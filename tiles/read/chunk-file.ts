@@ -76,6 +76,13 @@ export function inflateChunkSync(f: ChunkFile, stored: Uint8Array, bytes: number
   return checkLength(f, f.zstd ? zstdDecodeSync(stored, bytes) : stored, bytes);
 }
 
+/** The stored bytes of `f`: those already fetched (a bucket's), else the local file's, valid until the next read ({@link readChunkFileSync}). */
+export function storedBytes(f: ChunkFile, fetched: Uint8Array | undefined): Uint8Array {
+  if (fetched) return fetched;
+  if (f.file === null) throw new Error(`${f.key}: no storage to read the chunk from`);
+  return readChunkFileSync(f.file);
+}
+
 /**
  * As {@link inflateChunkSync}, but the bytes may lie in the decoder's memory (tiles/codecs/zstd.ts zstdDecodeView,
  * its output buffer `slot`) or in `stored`: valid until the next decode into that buffer or chunk file read on this

@@ -15,7 +15,7 @@
  * unshuffled from there into the block: the block's buffer is the only one a
  * load allocates (docs/benchmarks-journal.md).
  */
-import { inflateChunkView, readChunkFileSync, type ChunkData, type ChunkFile } from './chunk-file.js';
+import { inflateChunkView, storedBytes, type ChunkData, type ChunkFile } from './chunk-file.js';
 import type { BlockRequest } from './block.js';
 import { unshuffleRange } from '../codecs/shuffle.js';
 import { zstdReady } from '../codecs/zstd.js';
@@ -25,13 +25,6 @@ export async function readPlanarBlock(req: BlockRequest): Promise<ChunkData> {
   await zstdReady();
   // From here on synchronous: the chunk files share one read buffer.
   return readPlanarBlockSync(req);
-}
-
-/** The stored bytes of `f`: those already fetched (a bucket's), else the local file's, valid until the next read. */
-function storedBytes(f: ChunkFile, fetched: Uint8Array | undefined): Uint8Array {
-  if (fetched) return fetched;
-  if (f.file === null) throw new Error(`${f.key}: no storage to read the chunk from`);
-  return readChunkFileSync(f.file);
 }
 
 function readPlanarBlockSync(req: BlockRequest): ChunkData {
