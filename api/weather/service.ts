@@ -212,8 +212,10 @@ export class WeatherService {
     if (now === undefined) return undefined;
     for (const r of l.reads) {
       // `when` first: it is nearly always false, and `variables` looks its list up by manifest (a WeakMap).
-      if (!r.extra || !r.extra.when(now) || r.extra.variables(l.vs.manifest).length === 0) continue;
-      const more = get(l.vs, lat, lon, timeMs, r.extra.variables(l.vs.manifest));
+      if (!r.extra || !r.extra.when(now)) continue;
+      const variables = r.extra.variables(l.vs.manifest);
+      if (variables.length === 0) continue;
+      const more = get(l.vs, lat, lon, timeMs, variables);
       if (!more) return undefined;
       Object.assign(now.values, more.values);
     }
