@@ -11,7 +11,6 @@ import { altitudeCorrection, correctTemperature, type AltitudeCorrection } from 
 import { currentCondition, isDaytime } from './condition.js';
 import { moistureAtPoint } from './humidity.js';
 import { DECIMALS, roundOrNull, roundTo } from '../../weather/precision.js';
-import type { FreeFields } from './schema.js';
 import { temperatureSource } from './source.js';
 import { temperatureTrend } from './trend.js';
 import { KMH_PER_MS, windFromComponents } from './wind.js';
@@ -51,29 +50,16 @@ function finite(v: number | null | undefined): number | null {
   return v === undefined || v === null || !Number.isFinite(v) ? null : v;
 }
 
-/** What the Free fields were computed from, for the fields that must agree with them (Developer indices). */
-export interface FreeBasis {
-  correction: AltitudeCorrection;
+/**
+ * Where {@link assembleFreeInto} records what the Free fields were computed from, for the fields that must agree
+ * with them (Developer indices; the builders' ctx.shared).
+ */
+export interface FreeBasisOut {
+  correction: AltitudeCorrection | null;
   /** Corrected temperature and the moisture kept consistent with it, unrounded. */
   temperatureC: number | null;
   dewPointC: number | null;
   humidityPct: number | null;
-}
-
-/** Where {@link assembleFreeInto} records what the Free fields were computed from (the builders' ctx.shared). */
-export interface FreeBasisOut {
-  correction: AltitudeCorrection | null;
-  temperatureC: number | null;
-  dewPointC: number | null;
-  humidityPct: number | null;
-}
-
-/** The Free fields as their own object, and what they were computed from. */
-export function assembleFree(inp: FreeInputs): { fields: FreeFields; basis: FreeBasis } {
-  const fields: Record<string, unknown> = {};
-  const basis: FreeBasisOut = { correction: null, temperatureC: null, dewPointC: null, humidityPct: null };
-  assembleFreeInto(inp, fields, basis);
-  return { fields: fields as unknown as FreeFields, basis: basis as FreeBasis };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assembleFree } from '../../../../api/fields/base/fields.js';
+import { assembleFreeInto } from '../../../../api/fields/base/fields.js';
 import { currentCondition, isDaytime } from '../../../../api/fields/base/condition.js';
 import { temperatureSource } from '../../../../api/fields/base/source.js';
 import { altitudeCorrection } from '../../../../api/fields/base/altitude.js';
@@ -88,10 +88,14 @@ describe('interpolated weather codes', () => {
 describe('the derived condition uses the temperature the response reports', () => {
   it('a grid at +1 °C and 0 m read for a point at 400 m (−1.6 °C by the 6.5 K/km lapse rate) gives freezing rain', () => {
     const values = { temperature_2m: 1, elevation: 0, cloud_cover: 100, precipitation: 2, snowfall_fraction: 0, weather_code: null };
-    const at = (altM: number) => assembleFree({
-      lat: 45, lon: 9, altM, product: 'nwp', resolution: '2.2 km', sample: false,
-      now: { time: '2026-01-10T12:00:00Z', values }, validTimeMs: Date.parse('2026-01-10T12:00:00Z'), sun: new SunAtPoint(45, 9), stepHours: 1, pastTempC: null, demElevationM: null,
-    }).fields;
+    const at = (altM: number) => {
+      const fields: Record<string, unknown> = {};
+      assembleFreeInto({
+        lat: 45, lon: 9, altM, product: 'nwp', resolution: '2.2 km', sample: false,
+        now: { time: '2026-01-10T12:00:00Z', values }, validTimeMs: Date.parse('2026-01-10T12:00:00Z'), sun: new SunAtPoint(45, 9), stepHours: 1, pastTempC: null, demElevationM: null,
+      }, fields, { correction: null, temperatureC: null, dewPointC: null, humidityPct: null });
+      return fields;
+    };
     // 1 − 0.0065 × 400 = −1.6 °C: rain that freezes on impact, WMO 4677 66.
     expect(at(400)).toMatchObject({ temperature: -1.6, condition: 'light_freezing_rain' });
     expect(at(0)).toMatchObject({ temperature: 1, condition: 'light_rain' });
