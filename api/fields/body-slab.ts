@@ -21,8 +21,12 @@ const SLAB_BYTES = 64 * 1024;
 let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
 let used = 0;
 
-/** Offset in `slab` with at least `bytes` free from there (a new slab when the current one has not). */
-function reserve(bytes: number): number {
+/**
+ * Offset in the slab ({@link currentSlab}) with at least `bytes` free from there (a new slab when the current one
+ * has not). A writer of its own (api/widget/box-bytes.ts) writes there, then {@link take}s what it wrote; bytes it
+ * does not take are overwritten by the next body.
+ */
+export function reserve(bytes: number): number {
   if (used + bytes > slab.length) {
     slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, bytes));
     used = 0;
@@ -31,9 +35,14 @@ function reserve(bytes: number): number {
 }
 
 /** The bytes of `slab` from `start` to `end`, taken (8-byte aligned after them). */
-function take(start: number, end: number): Buffer {
+export function take(start: number, end: number): Buffer {
   used = (end + 7) & ~7;
   return slab.subarray(start, end);
+}
+
+/** The slab {@link reserve} gave its offset in (the same until the next reserve). */
+export function currentSlab(): Buffer {
+  return slab;
 }
 
 /** `text` UTF-8 encoded (a lone surrogate as U+FFFD, as Buffer.from does). */

@@ -25,6 +25,7 @@ import { scriptString } from './documents.js';
 import { escapeHtml } from './markup.js';
 import type { Presentation } from './schema.js';
 import type { WidgetView } from './view.js';
+import { currentSlab, reserve, take } from '../fields/body-slab.js';
 
 /** What fills a slot: a text of the view, the icon's shape, the wind arrow. */
 const Slot = {
@@ -224,16 +225,6 @@ function putBytes(buf: Buffer, at: number, b: Buffer): number {
   return at + b.length;
 }
 
-/*
- * The slab the boxes are cut from, as ../fields/body-slab.ts's (whose
- * writer takes strings): one ArrayBuffer serves many bodies, a slab is never
- * written twice (bytes written and not taken, when the writer gives up, are
- * overwritten by the next box), and is freed once no box cut from it is referenced.
- */
-const SLAB_BYTES = 64 * 1024;
-let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-let used = 0;
-
 /**
  * The bytes of renderWidget(v, p), or undefined for an icon or an arrow
  * angle weather.php never gives: then the caller writes it the reference way.
@@ -247,12 +238,9 @@ export function boxBytes(v: WidgetView, p: Presentation): Buffer | undefined {
     const s = slots[i]!;
     max += s === Slot.Icon ? ICON_MAX : s === Slot.Arrow ? ARROW_MAX : UNIT_MAX * textOf(v, s).length;
   }
-  if (used + max > slab.length) {
-    slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, max));
-    used = 0;
-  }
-  const buf = slab;
-  const start = used;
+  // Cut from the bodies' slab (../fields/body-slab.ts); what is written and not taken, when this gives up, the next body overwrites.
+  const start = reserve(max);
+  const buf = currentSlab();
   let at = putBytes(buf, start, parts[0]!);
   for (let i = 0; i < slots.length; i++) {
     const s = slots[i]!;
@@ -269,6 +257,5 @@ export function boxBytes(v: WidgetView, p: Presentation): Buffer | undefined {
     }
     at = putBytes(buf, at, parts[i + 1]!);
   }
-  used = (at + 7) & ~7;
-  return buf.subarray(start, at);
+  return take(start, at);
 }
