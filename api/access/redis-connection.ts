@@ -1,7 +1,7 @@
 /**
  * The ioredis connection the access layer uses, set up so that a Redis outage
  * never hangs a request: no offline queue (commands fail at once while
- * disconnected), short connect and command timeouts, one retry per command,
+ * disconnected), short connect and command timeouts, no command sent twice,
  * reconnection in the background. Errors are reported through `onState`, once
  * per transition, never thrown at the process.
  *
@@ -47,7 +47,14 @@ export async function connectAccessRedis(url: string, opts: AccessRedisOptions =
     enableOfflineQueue: false,
     connectTimeout: connectTimeoutMs,
     commandTimeout: opts.commandTimeoutMs ?? 500,
-    maxRetriesPerRequest: 1,
+    // A command whose connection closes before its reply is never sent again on the next one
+    // (ioredis's default): Redis may have run it already, and a quota call resent counts its
+    // requests twice (test/api/access/quota-reconnect.test.ts). Its request takes the outage path.
+    autoResendUnfulfilledCommands: false,
+    // ...at the close: no retries, so ioredis fails it then. Otherwise it would wait for its
+    // timeout and the late-reply wait (./quota-script.ts) and reach the outage path when Redis
+    // may be back, which counts it twice as well.
+    maxRetriesPerRequest: 0,
     // Keep trying in the background, at most every 2 s.
     retryStrategy: (attempt) => Math.min(100 * attempt, 2000),
     connectionName: 'meteopunto-access',
