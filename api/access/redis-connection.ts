@@ -2,7 +2,7 @@
  * The ioredis connection the access layer uses, set up so that a Redis outage
  * never hangs a request: no offline queue (commands fail at once while
  * disconnected), short connect and command timeouts, no command sent twice,
- * reconnection in the background. Errors are reported through `onState`, once
+ * reconnection in the background. Outages are logged through `opts.log`, once
  * per transition, never thrown at the process.
  *
  * A *hung* Redis (the process stopped, the socket still open) is not "down":
