@@ -92,11 +92,23 @@ export function groundCoolingK(cloudCoverPct: number, windSpeed10m: number): num
  * Frost risk (method in the module comment).
  */
 export function frostRisk(input: FrostInput): FrostRisk {
+  return frostRiskOf(input, true);
+}
+
+/**
+ * {@link frostRisk} without the dew point (NaN) when the relative humidity is given: a weather answer's `frost`
+ * reports the frost point only, and its dew point comes from the base fields.
+ */
+export function frostRiskWithoutDewPoint(input: FrostInput): FrostRisk {
+  return frostRiskOf(input, false);
+}
+
+function frostRiskOf(input: FrostInput, withDewPoint: boolean): FrostRisk {
   const { temperatureC: t, cloudCoverPct, windSpeed10m } = input;
   let td = NaN;
   let tf = NaN;
   if (input.relativeHumidityPct !== undefined && Number.isFinite(input.relativeHumidityPct)) {
-    td = dewPoint(t, input.relativeHumidityPct);
+    if (withDewPoint) td = dewPoint(t, input.relativeHumidityPct);
     tf = frostPoint(t, input.relativeHumidityPct);
   } else if (input.dewPointC !== undefined && Number.isFinite(input.dewPointC)) {
     td = Math.min(input.dewPointC, t);

@@ -4,7 +4,7 @@
  * kept by the correction (frost point), total cloud cover and 10 m wind
  * (ground cooling on clear, calm nights).
  */
-import { frostRisk } from '../../../science/index.js';
+import { frostRiskWithoutDewPoint } from '../../../science/index.js';
 import { roundOrNull, roundTo } from '../../weather/precision.js';
 import { DEVELOPER_DECIMALS } from './decimals.js';
 import { finite, type DeveloperInput } from './inputs.js';
@@ -18,7 +18,7 @@ export function frostField(inp: DeveloperInput): FrostBody | null {
   if (t === null || cloud === null || wind === null) return null;
   const rh = finite(inp.relativeHumidityPct);
   // undefined, not a spread-in part, without humidity: one object shape (see ./et0.ts).
-  const f = frostRisk({ temperatureC: t, cloudCoverPct: cloud, windSpeed10m: wind, relativeHumidityPct: rh ?? undefined });
+  const f = frostRiskWithoutDewPoint({ temperatureC: t, cloudCoverPct: cloud, windSpeed10m: wind, relativeHumidityPct: rh ?? undefined });
   if (f.risk === null || f.label === null) return null;
   return {
     risk: f.risk,
