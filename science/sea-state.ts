@@ -40,6 +40,9 @@ export interface SeaState {
  */
 export function seaState(waveHeightM: number): SeaState | null {
   if (!(waveHeightM >= 0)) return null;
-  const row = SEA_STATE_TABLE.find((r) => waveHeightM <= r.maxM)!;
+  // A loop, not find with a closure: asked on every answer with `coastal`.
+  let i = 0;
+  while (!(waveHeightM <= SEA_STATE_TABLE[i]!.maxM)) i++;
+  const row = SEA_STATE_TABLE[i]!;
   return { code: row.code, label: row.it, id: row.id };
 }

@@ -28,6 +28,8 @@ interface BasePlan extends VariablePlan {
   timeBasis: string | undefined;
   /** A 3-hour change can be read off the temperature: not from means over more than 3 hours (a daily file). */
   trend: boolean;
+  /** The precipitation amount's own interval when the manifest gives one, s (../step.ts): looked up once, not per answer. */
+  precipitationIntervalS: number | undefined;
 }
 
 /** Per manifest (so per version) its variable plan, resolution and time basis: computed once. */
@@ -41,6 +43,7 @@ function planOf(m: Manifest): BasePlan {
       resolution: m.layout === 'periods' ? describePeriodSource(m) : describeForecastSource(m),
       timeBasis: describeTimeBasis(t),
       trend: t === undefined || (t.seconds !== undefined && t.seconds <= TREND_HOURS * 3600),
+      precipitationIntervalS: m.variables.precipitation?.interval?.seconds,
     }));
   }
   return p;
@@ -123,7 +126,7 @@ export const baseBuilder = defineBuilder({
     inp.now = base.now;
     inp.validTimeMs = ctx.q.timeMs;
     inp.sun = ctx.sun;
-    inp.stepHours = stepHoursAt(base.timesMs, ctx.q.timeMs, m.variables.precipitation?.interval?.seconds);
+    inp.stepHours = stepHoursAt(base.timesMs, ctx.q.timeMs, plan.precipitationIntervalS);
     inp.pastTempC = plan.trend ? (base.past?.values.temperature_2m ?? null) : null;
     inp.demElevationM = dem?.now.values.elevation ?? null;
     // sm100 answers the elevation too: its 100 m cell is the point's elevation, not a coarser DEM's.

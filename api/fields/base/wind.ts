@@ -7,6 +7,7 @@
  * The components are interpolated separately and combined afterwards, the
  * usual practice for vector fields.
  */
+import { hypot2 } from '../../../science/hypot.js';
 
 /** m/s → km/h. */
 export const KMH_PER_MS = 3.6;
@@ -22,7 +23,7 @@ export interface Wind {
 
 /** @param uMs eastward component, m/s  @param vMs northward component, m/s */
 export function windFromComponents(uMs: number, vMs: number): Wind {
-  const speedKmh = Math.hypot(uMs, vMs) * KMH_PER_MS;
+  const speedKmh = hypot2(uMs, vMs) * KMH_PER_MS;
   if (!(speedKmh >= CALM_KMH)) return { speedKmh: Number.isFinite(speedKmh) ? speedKmh : NaN, directionDeg: null };
   const deg = (Math.atan2(-uMs, -vMs) * 180) / Math.PI;
   return { speedKmh, directionDeg: (deg + 360) % 360 };

@@ -13,27 +13,27 @@ export const COASTAL_VARIABLES: readonly string[] = ['sea_surface_temperature', 
 /** Decimals per field (docs/coastal.md). */
 export const COASTAL_DECIMALS = { sea_surface_temperature: 1, wave_height: 2, wave_direction: 0, wave_period: 1, wave_peak_period: 1, distance_km: 1 } as const;
 
-const get = (values: Readonly<Record<string, number | null>>, name: string): number | null => {
-  const v = values[name];
-  return v === undefined || v === null || Number.isNaN(v) ? null : v;
-};
+/** A value, or null when missing or NaN. */
+const valueOf = (v: number | null | undefined): number | null => (v === undefined || v === null || Number.isNaN(v) ? null : v);
 
 /**
  * `coastal` from values at the point and the distance (km) to the sea cells
- * they come from; null when no sea cell is within the search radius.
+ * they come from; null when no sea cell is within the search radius. Each
+ * variable read by its own name at its own site: through one helper taking
+ * the name, every read was a megamorphic keyed load (as api/fields/soil/fields.ts).
  */
 export function coastal(values: Readonly<Record<string, number | null>>, seaDistanceKm: number | null | undefined, source: string): CoastalBody | null {
   if (seaDistanceKm === null || seaDistanceKm === undefined) return null;
-  const hs = get(values, 'wave_height');
-  const dir = get(values, 'wave_direction');
+  const hs = valueOf(values.wave_height);
+  const dir = valueOf(values.wave_direction);
   const state = hs === null ? null : seaState(Math.max(0, hs));
   return {
-    sea_surface_temperature: roundOrNull(get(values, 'sea_surface_temperature'), COASTAL_DECIMALS.sea_surface_temperature),
+    sea_surface_temperature: roundOrNull(valueOf(values.sea_surface_temperature), COASTAL_DECIMALS.sea_surface_temperature),
     wave_height: roundOrNull(hs === null ? null : Math.max(0, hs), COASTAL_DECIMALS.wave_height),
     // 359.6° rounds to 360: report it as 0 (from north), as wind_direction does.
     wave_direction: dir === null ? null : roundTo(dir, 0) % 360,
-    wave_period: roundOrNull(get(values, 'wave_period'), COASTAL_DECIMALS.wave_period),
-    wave_peak_period: roundOrNull(get(values, 'wave_peak_period'), COASTAL_DECIMALS.wave_peak_period),
+    wave_period: roundOrNull(valueOf(values.wave_period), COASTAL_DECIMALS.wave_period),
+    wave_peak_period: roundOrNull(valueOf(values.wave_peak_period), COASTAL_DECIMALS.wave_peak_period),
     sea_state: state ? { code: state.code, label: state.label } : null,
     distance_km: roundTo(seaDistanceKm, COASTAL_DECIMALS.distance_km),
     source,

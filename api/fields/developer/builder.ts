@@ -11,6 +11,7 @@ import { defineBuilder } from '../contract.js';
 import type { Manifest } from '../../../tiles/manifest.js';
 import { SunAtPoint } from '../../../geo/solar.js';
 import type { DeveloperInput } from './inputs.js';
+import { hypot2 } from '../../../science/hypot.js';
 
 /**
  * Everything the Developer fields read at the valid time (the temperature,
@@ -78,7 +79,7 @@ export const developerBuilder = defineBuilder({
     inp.temperatureC = sh.temperatureC;
     inp.relativeHumidityPct = sh.humidityPct;
     inp.dewPointC = sh.dewPointC;
-    inp.windSpeed10mMs = u != null && w != null ? Math.hypot(u, w) : null;
+    inp.windSpeed10mMs = u != null && w != null ? hypot2(u, w) : null;
     inp.gridElevationM = v.elevation ?? null;
     inp.satelliteCloudAlbedo = uv?.effective_cloud_albedo ?? null;
     inp.satelliteClearSkyIndex = uv?.clear_sky_index ?? null;
