@@ -92,24 +92,11 @@ export function groundCoolingK(cloudCoverPct: number, windSpeed10m: number): num
  * Frost risk (method in the module comment).
  */
 export function frostRisk(input: FrostInput): FrostRisk {
-  return frostRiskOf(input, true, null);
-}
-
-/**
- * {@link frostRisk} written into `out` (a caller's object reused: a weather answer's `frost` allocates no result),
- * without the dew point (NaN) when the relative humidity is given: that answer reports the frost point only, and
- * its dew point comes from the base fields.
- */
-export function frostRiskWithoutDewPointInto(out: FrostRisk, input: FrostInput): FrostRisk {
-  return frostRiskOf(input, false, out);
-}
-
-function frostRiskOf(input: FrostInput, withDewPoint: boolean, out: FrostRisk | null): FrostRisk {
   const { temperatureC: t, cloudCoverPct, windSpeed10m } = input;
   let td = NaN;
   let tf = NaN;
   if (input.relativeHumidityPct !== undefined && Number.isFinite(input.relativeHumidityPct)) {
-    if (withDewPoint) td = dewPoint(t, input.relativeHumidityPct);
+    td = dewPoint(t, input.relativeHumidityPct);
     tf = frostPoint(t, input.relativeHumidityPct);
   } else if (input.dewPointC !== undefined && Number.isFinite(input.dewPointC)) {
     td = Math.min(input.dewPointC, t);
@@ -126,20 +113,6 @@ function frostRiskOf(input: FrostInput, withDewPoint: boolean, out: FrostRisk | 
   let risk: FrostRiskLevel | null = null;
   if (Number.isFinite(t) && Number.isFinite(ground)) {
     risk = airFrost ? 'high' : groundFrost ? 'moderate' : ground <= 2 ? 'low' : 'none';
-  }
-  if (out !== null) {
-    out.risk = risk;
-    out.label = risk ? LABEL_IT[risk] : null;
-    out.frostPoint = tf;
-    out.dewPoint = td;
-    out.groundTemperature = ground;
-    out.groundEstimated = !given;
-    out.radiativeNight = radiativeNight;
-    out.airFrost = airFrost;
-    out.groundFrost = groundFrost;
-    out.hoarFrost = hoarFrost;
-    out.blackFrost = blackFrost;
-    return out;
   }
   return {
     risk,

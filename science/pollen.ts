@@ -111,14 +111,6 @@ export function overallPollenRisk(levels: Iterable<PollenLevel | null>): PollenL
   return best;
 }
 
-/**
- * The higher of two levels, null counting as unknown (the first on a tie): {@link overallPollenRisk} of [a, b],
- * so that folding it over the species gives the overall risk without an array per answer.
- */
-export function higherPollenLevel(a: PollenLevel | null, b: PollenLevel | null): PollenLevel | null {
-  return b !== null && (a === null || rank(b) > rank(a)) ? b : a;
-}
-
 /** AIA Italian class name of a level. */
 export function pollenLevelLabelIt(level: PollenLevel): string {
   return POLLEN_LEVELS[rank(level)]!.it;

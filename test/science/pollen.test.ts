@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { higherPollenLevel, overallPollenRisk, pollenClassifier, pollenLevelLabelIt, pollenRisk } from '../../science/index.js';
+import { overallPollenRisk, pollenClassifier, pollenLevelLabelIt, pollenRisk } from '../../science/index.js';
 
 describe('pollenRisk (AIA classes)', () => {
   it('starts each class at its lower edge', () => {
@@ -37,18 +37,5 @@ describe('pollenRisk (AIA classes)', () => {
     expect(overallPollenRisk([null, null])).toBeNull();
     expect(overallPollenRisk(new Set(['medium', 'absent'] as const))).toBe('medium');
     expect(['absent', 'low', 'medium', 'high'].map((l) => pollenLevelLabelIt(l as 'low'))).toEqual(['assente', 'bassa', 'media', 'alta']);
-  });
-
-  it('higherPollenLevel folded over the species gives the overall risk of every combination of six', () => {
-    const levels = [null, 'absent', 'low', 'medium', 'high'] as const;
-    // The order of the levels, independently of the library: their index above (null lowest).
-    const rank = (l: (typeof levels)[number]) => levels.indexOf(l);
-    for (let k = 0; k < 5 ** 6; k++) {
-      const six = Array.from({ length: 6 }, (_, i) => levels[Math.floor(k / 5 ** i) % 5]!);
-      const folded = six.reduce<(typeof levels)[number]>((a, b) => higherPollenLevel(a, b), null);
-      const highest = six.reduce<(typeof levels)[number]>((a, b) => (rank(b) > rank(a) ? b : a), null);
-      expect(folded).toBe(highest);
-      expect(folded).toBe(overallPollenRisk(six));
-    }
   });
 });

@@ -7,7 +7,7 @@
  * response reports. docs/air-quality.md gives the difference measured on the
  * real CAMS file.
  */
-import { europeanAqiSummary, higherPollenLevel, pollenClassifier, pollenLevelLabelIt, type PollenLevel, type PollenRisk } from '../../../science/index.js';
+import { europeanAqiSummary, overallPollenRisk, pollenClassifier, pollenLevelLabelIt, type PollenLevel, type PollenRisk } from '../../../science/index.js';
 import { EAQI_POLLUTANTS, POLLEN_SPECIES, type AirQualityBody, type PollenBody } from './schema.js';
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -84,8 +84,6 @@ export function pollen(values: Values, source: string): PollenBody {
     olive: species(OLIVE, values.olive_pollen),
     ragweed: species(RAGWEED, values.ragweed_pollen),
   } satisfies Record<(typeof POLLEN_SPECIES)[number], SpeciesBody | null>;
-  // overallPollenRisk of the six, folded pairwise: no array per answer.
-  const h = higherPollenLevel;
-  const risk = h(h(h(h(h(all.alder?.risk ?? null, all.birch?.risk ?? null), all.grass?.risk ?? null), all.mugwort?.risk ?? null), all.olive?.risk ?? null), all.ragweed?.risk ?? null);
+  const risk = overallPollenRisk([all.alder?.risk ?? null, all.birch?.risk ?? null, all.grass?.risk ?? null, all.mugwort?.risk ?? null, all.olive?.risk ?? null, all.ragweed?.risk ?? null]);
   return { risk, risk_it: risk ? pollenLevelLabelIt(risk) : null, species: all, source };
 }

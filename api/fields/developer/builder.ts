@@ -9,8 +9,6 @@ import { developerResponseProperties } from './schema.js';
 import { stepHoursAt } from '../step.js';
 import { defineBuilder } from '../contract.js';
 import type { Manifest } from '../../../tiles/manifest.js';
-import { SunAtPoint } from '../../../geo/solar.js';
-import type { DeveloperInput } from './inputs.js';
 import { hypot2 } from '../../../science/hypot.js';
 
 /**
@@ -31,27 +29,6 @@ function satelliteOf(m: Manifest): readonly string[] {
   return v;
 }
 
-const NO_SUN = new SunAtPoint(0, 0);
-const NO_VALUES: DeveloperInput['values'] = {};
-/** The builder's one input object, every property present (one shape; doubles start as NaN). */
-const INPUT: DeveloperInput & { stepHours: number; satelliteCloudAlbedo: number | null; satelliteClearSkyIndex: number | null; camsTotalOzoneDu: number | null } = {
-  timeMs: NaN,
-  lat: NaN,
-  lon: NaN,
-  sun: NO_SUN,
-  stepHours: NaN,
-  temperatureC: null,
-  relativeHumidityPct: null,
-  dewPointC: null,
-  windSpeed10mMs: null,
-  gridElevationM: null,
-  satelliteCloudAlbedo: null,
-  satelliteClearSkyIndex: null,
-  camsTotalOzoneDu: null,
-  pointElevationM: null,
-  values: NO_VALUES,
-};
-
 export const developerBuilder = defineBuilder({
   name: 'developer',
   minPlan: 'developer',
@@ -69,26 +46,26 @@ export const developerBuilder = defineBuilder({
     const u = v.wind_u_10m;
     const w = v.wind_v_10m;
     const uv = ctx.feed('uv')?.now.values;
-    // Written into the one input object, not a 16-property literal per answer (read synchronously, below).
-    const inp = INPUT;
-    inp.timeMs = ctx.q.timeMs;
-    inp.lat = ctx.q.lat;
-    inp.lon = ctx.q.lon;
-    inp.sun = ctx.sun;
-    inp.stepHours = stepHoursAt(base.timesMs, ctx.q.timeMs);
-    inp.temperatureC = sh.temperatureC;
-    inp.relativeHumidityPct = sh.humidityPct;
-    inp.dewPointC = sh.dewPointC;
-    inp.windSpeed10mMs = u != null && w != null ? hypot2(u, w) : null;
-    inp.gridElevationM = v.elevation ?? null;
-    inp.satelliteCloudAlbedo = uv?.effective_cloud_albedo ?? null;
-    inp.satelliteClearSkyIndex = uv?.clear_sky_index ?? null;
-    inp.camsTotalOzoneDu = ctx.feed('ozone')?.now.values.total_ozone ?? null;
-    inp.pointElevationM = c?.applied ? c.pointElevationM : (ctx.q.altM ?? sh.demElevationM);
-    inp.values = v;
-    developerFields(inp, ctx.groups, ctx.out);
-    // Nothing of this answer kept past it.
-    inp.sun = NO_SUN;
-    inp.values = NO_VALUES;
+    developerFields(
+      {
+        timeMs: ctx.q.timeMs,
+        lat: ctx.q.lat,
+        lon: ctx.q.lon,
+        sun: ctx.sun,
+        stepHours: stepHoursAt(base.timesMs, ctx.q.timeMs),
+        temperatureC: sh.temperatureC,
+        relativeHumidityPct: sh.humidityPct,
+        dewPointC: sh.dewPointC,
+        windSpeed10mMs: u != null && w != null ? hypot2(u, w) : null,
+        gridElevationM: v.elevation ?? null,
+        satelliteCloudAlbedo: uv?.effective_cloud_albedo ?? null,
+        satelliteClearSkyIndex: uv?.clear_sky_index ?? null,
+        camsTotalOzoneDu: ctx.feed('ozone')?.now.values.total_ozone ?? null,
+        pointElevationM: c?.applied ? c.pointElevationM : (ctx.q.altM ?? sh.demElevationM),
+        values: v,
+      },
+      ctx.groups,
+      ctx.out,
+    );
   },
 });
