@@ -1,15 +1,16 @@
 /**
  * Answer bodies as UTF-8 bytes cut from slabs: weather.php's JSON
- * (api/routes/weather.ts) and widget.php's box (api/widget/body.ts).
+ * (written by api/fields/response-json.ts) and widget.php's box
+ * (api/widget/box-bytes.ts, assembleBody below).
  *
  * Why bytes and not a string: Fastify counts a string body's UTF-8 bytes
  * (Buffer.byteLength, a scan of the whole) and Node joins it to the head and
  * encodes both into the socket; Node 20 does both character by character once
  * a string holds one character above U+007F, and every answer holds some
- * (the source line's →, "°C"). Here a text is encoded once, straight into
- * the slab, with no count first: at most 3 bytes per UTF-16 unit are
- * reserved, the bytes written are taken (docs/benchmarks-journal.md,
- * "weather.php's body as bytes").
+ * (the source line's →, "°C"). Here the bytes are written once, straight
+ * into the slab, with no count first: a writer reserves at most what it can
+ * write and takes what it wrote (docs/benchmarks-journal.md, "weather.php's
+ * body as bytes").
  *
  * Why slabs: as Node's own Buffer pool does for small buffers, one
  * ArrayBuffer serves many bodies (a widget box is above the pool's 4 KB
@@ -19,6 +20,8 @@
 
 const SLAB_BYTES = 64 * 1024;
 let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+/** The same bytes as `slab`, for writers that store several bytes at once (api/fields/response-json.ts). */
+let view = new DataView(slab.buffer, slab.byteOffset, slab.length);
 let used = 0;
 
 /**
@@ -29,6 +32,7 @@ let used = 0;
 export function reserve(bytes: number): number {
   if (used + bytes > slab.length) {
     slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, bytes));
+    view = new DataView(slab.buffer, slab.byteOffset, slab.length);
     used = 0;
   }
   return used;
@@ -45,10 +49,9 @@ export function currentSlab(): Buffer {
   return slab;
 }
 
-/** `text` UTF-8 encoded (a lone surrogate as U+FFFD, as Buffer.from does). */
-export function utf8Body(text: string): Buffer {
-  const start = reserve(3 * text.length);
-  return take(start, start + slab.write(text, start, 'utf8'));
+/** A DataView of {@link currentSlab}'s bytes. */
+export function currentView(): DataView {
+  return view;
 }
 
 /** Fixed part, text, fixed part, text ... one part more than texts: the texts UTF-8 encoded. */

@@ -16,6 +16,10 @@
  * text returned is always `'' + n` of the very value asked: a slot matches
  * only a value `===` to it (0 and −0 match each other and both print "0"; NaN
  * matches nothing, which keeps empty slots empty).
+ *
+ * The slot also keeps the text's bytes (ASCII), up to 8 of them as two
+ * 32-bit words, for the JSON writer (./response-json.ts) to store with two
+ * writes instead of a loop over the characters.
  */
 
 /** Slots of the table: 2^13 (64 KiB of keys), a few answers' worth of distinct values many times over. */
@@ -26,15 +30,56 @@ const bits = new Float64Array(1);
 const words = new Int32Array(bits.buffer);
 const keys = new Float64Array(SLOTS).fill(NaN);
 const texts: string[] = new Array<string>(SLOTS).fill('');
+/** Bytes 0-3 and 4-7 of each slot's text, little-endian (zero past its end), and its length. */
+const low = new Int32Array(SLOTS);
+const high = new Int32Array(SLOTS);
+const lengths = new Uint8Array(SLOTS);
+/** See response-json.ts: `s.charCodeAt(i)` is slow in this process, a call of the builtin is not. */
+const charCode = String.prototype.charCodeAt;
 
-/** `'' + n`, from the table when the slot holds `n`. */
-export function numberText(n: number): string {
+/** The slot of `n`, filled with `n` and its text when it held another value. */
+function slotOf(n: number): number {
   bits[0] = n;
   // Both words mixed: a short decimal's low word is often 0. The top bits of the product depend on all 32 below.
   const slot = Math.imul(words[0]! ^ words[1]!, 0x9e3779b1) >>> (32 - SLOT_BITS);
-  if (keys[slot] === n) return texts[slot]!;
+  if (keys[slot] === n) return slot;
   const text = '' + n;
   keys[slot] = n;
   texts[slot] = text;
-  return text;
+  lengths[slot] = text.length;
+  let lo = 0;
+  let hi = 0;
+  for (let i = 0; i < 4 && i < text.length; i++) lo |= charCode.call(text, i) << (8 * i);
+  for (let i = 4; i < 8 && i < text.length; i++) hi |= charCode.call(text, i) << (8 * (i - 4));
+  low[slot] = lo;
+  high[slot] = hi;
+  return slot;
+}
+
+/** `'' + n`, from the table when the slot holds `n`. */
+export function numberText(n: number): string {
+  return texts[slotOf(n)]!;
+}
+
+/**
+ * The most bytes {@link putNumber} stores: the longest text of a double ("-2.2250738585072014e-308", 24) and the
+ * zeros of a second word stored past a short text's end.
+ */
+export const NUMBER_ROOM = 32;
+
+/**
+ * `'' + n` written into `view` from `at`: the end. Up to 8 characters it stores two words, the bytes past the
+ * text's end (up to {@link NUMBER_ROOM} from `at`) left for what is written next.
+ */
+export function putNumber(view: DataView, at: number, n: number): number {
+  const slot = slotOf(n);
+  const length = lengths[slot]!;
+  if (length <= 8) {
+    view.setInt32(at, low[slot]!, true);
+    view.setInt32(at + 4, high[slot]!, true);
+    return at + length;
+  }
+  const text = texts[slot]!;
+  for (let i = 0; i < length; i++) view.setUint8(at + i, charCode.call(text, i));
+  return at + length;
 }

@@ -1,18 +1,23 @@
 /**
- * weather.php's 200 body as JSON, compiled from its schema (./response-schema.ts)
- * into one function per object, as fast-json-stringify compiles it, with
- * the same bytes out: the required properties, then the others, each in
- * schema order (elapsed_ms after the Free fields), absent (undefined) ones
- * left out, numbers as `'' + n`, strings escaped as JSON.stringify escapes
- * them (fast-json-stringify's escaping gives the same text). What differs is
- * the cost: a string the schema lists in an `enum` (categories, labels, risk
- * levels) is looked up, already escaped, in a Map built here, and any other
- * string equal to the last one written at its place (a product's source
- * line) reuses that JSON, instead of being scanned on every answer; a
- * number's text comes from a table of recent ones (./number-text.ts); a
- * null, a boolean and an enum value are written with their key as one
- * constant, a piece less in the answer's string, whose pieces the write into
- * the slab then copies one by one (./body-slab.ts).
+ * weather.php's 200 body as the UTF-8 bytes of its JSON, compiled from its
+ * schema (./response-schema.ts) into one function per object, as
+ * fast-json-stringify compiles it, with the same text out: the required
+ * properties, then the others, each in schema order (elapsed_ms after the
+ * Free fields), absent (undefined) ones left out, numbers as `'' + n`
+ * (./number-text.ts), strings escaped as JSON.stringify escapes them
+ * (fast-json-stringify's escaping gives the same text). What differs is the
+ * cost: the functions write bytes into a slab (./body-slab.ts) as they go,
+ * no string of the whole is built. The keys, with their separators and any
+ * value known here (null, true, false, an enum's), are constants encoded
+ * once; a number's ASCII text and a string's characters are written by a
+ * JS loop.
+ *
+ * Why bytes: a string built piece by piece is a rope of ~300 pieces that
+ * V8 must flatten (a copy, ~3 µs for a Business answer on this machine) and
+ * then encode as UTF-8 (~2 µs more: every answer holds "→" or "°", and V8's
+ * UTF-8 writer goes character by character); writing the bytes directly
+ * costs less than building the rope did (docs/benchmarks-journal.md,
+ * "weather.php's body written as bytes").
  *
  * Only plain values take the compiled path: a finite number, a string, a
  * boolean, null where the schema allows it, a plain object. Anything else
@@ -21,7 +26,8 @@
  * fast-json-stringify serialiser, which answers or throws exactly as before.
  */
 
-import { numberText } from './number-text.js';
+import { NUMBER_ROOM, putNumber } from './number-text.js';
+import { currentSlab, currentView, reserve, take } from './body-slab.js';
 
 interface Node {
   type?: string | string[];
@@ -39,59 +45,186 @@ export function jsonString(s: string): string {
 }
 
 /**
+ * String.prototype.charCodeAt, called as `charCode.call(s, i)`: `s.charCodeAt(i)` looks the method up on
+ * String.prototype, which ioredis makes a prototype of its own (`class VerbatimString extends String`); V8 then
+ * keeps String.prototype in dictionary mode and every such call goes through the generic lookup, ~5x slower
+ * (11-13 against 2.3 ns a character, measured). The function itself is the same builtin, and a call of it is inlined.
+ */
+const charCode = String.prototype.charCodeAt;
+
+/** 1 for an ASCII character a JSON string holds as it is (JSON.stringify escapes controls, '"' and '\'). */
+const PLAIN = new Uint8Array(128);
+for (let c = 0x20; c < 0x80; c++) PLAIN[c] = c === 0x22 || c === 0x5c ? 0 : 1;
+
+/** `t` UTF-8 encoded into `buf` from `at` (a lone surrogate as U+FFFD, as Buffer.from does): the end. */
+function putUtf8(buf: Buffer, at: number, t: string): number {
+  for (let i = 0; i < t.length; i++) {
+    const c = charCode.call(t, i);
+    if (c < 0x80) {
+      buf[at++] = c;
+    } else if (c < 0x800) {
+      buf[at++] = 0xc0 | (c >> 6);
+      buf[at++] = 0x80 | (c & 0x3f);
+    } else if (c < 0xd800 || c > 0xdfff) {
+      buf[at++] = 0xe0 | (c >> 12);
+      buf[at++] = 0x80 | ((c >> 6) & 0x3f);
+      buf[at++] = 0x80 | (c & 0x3f);
+    } else {
+      const d = c <= 0xdbff && i + 1 < t.length ? charCode.call(t, i + 1) : 0;
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        buf[at++] = 0xf0 | (cp >> 18);
+        buf[at++] = 0x80 | ((cp >> 12) & 0x3f);
+        buf[at++] = 0x80 | ((cp >> 6) & 0x3f);
+        buf[at++] = 0x80 | (cp & 0x3f);
+        i++;
+      } else {
+        buf[at++] = 0xef;
+        buf[at++] = 0xbf;
+        buf[at++] = 0xbd;
+      }
+    }
+  }
+  return at;
+}
+
+/**
+ * `s` as a JSON string, UTF-8 encoded into `buf` from `at`: the end, at most 3 bytes per UTF-16 unit and 2 more
+ * (JSON.stringify's escapes of what it escapes take no more than that: "\u001f" for one unit). One pass for what needs no escape (ASCII,
+ * U+0080–U+FFFF outside the surrogates: "→", "°"); a string that does is written from JSON.stringify's text.
+ */
+function writeString(buf: Buffer, at: number, s: string): number {
+  const start = at;
+  buf[at++] = 0x22;
+  for (let i = 0; i < s.length; i++) {
+    const c = charCode.call(s, i);
+    if (c < 0x80) {
+      if (PLAIN[c] === 1) buf[at++] = c;
+      else return putUtf8(buf, start, JSON.stringify(s));
+    } else if (c < 0x800) {
+      buf[at++] = 0xc0 | (c >> 6);
+      buf[at++] = 0x80 | (c & 0x3f);
+    } else if (c < 0xd800 || c > 0xdfff) {
+      buf[at++] = 0xe0 | (c >> 12);
+      buf[at++] = 0x80 | ((c >> 6) & 0x3f);
+      buf[at++] = 0x80 | (c & 0x3f);
+    } else {
+      return putUtf8(buf, start, JSON.stringify(s));
+    }
+  }
+  buf[at++] = 0x22;
+  return at;
+}
+
+/**
+ * Bytes a string may still take in the body being written: {@link putString} takes from it, and past it writes
+ * nothing and counts what it needed in {@link wanted} (then the body is written again with that much room).
+ */
+let room = 0;
+let wanted = 0;
+
+/** `s` as a JSON string into `buf` from `at` (see writeString): the end; nothing when the room left is short. */
+function putString(buf: Buffer, at: number, s: string): number {
+  const need = 3 * s.length + 2;
+  if (need > room) {
+    wanted += need;
+    return at;
+  }
+  const end = writeString(buf, at, s);
+  room -= end - at;
+  wanted += end - at;
+  return end;
+}
+
+/** `words` (its byte length, then the bytes as little-endian 32-bit words) into `view` from `at`: the end. */
+function putWords(view: DataView, at: number, words: Int32Array): number {
+  const n = words[0]!;
+  for (let i = 1, j = 0; j < n; i++, j += 4) view.setInt32(at + j, words[i]!, true);
+  return at + n;
+}
+
+/** `bytes` as {@link putWords} takes them. */
+function wordsOf(bytes: Buffer): Int32Array {
+  const padded = Buffer.alloc(Math.ceil(bytes.length / 4) * 4);
+  bytes.copy(padded);
+  const words = new Int32Array(1 + padded.length / 4);
+  words[0] = bytes.length;
+  for (let i = 0; i < padded.length; i += 4) words[1 + i / 4] = padded.readInt32LE(i);
+  return words;
+}
+
+/**
  * Compile `schema` (objects, numbers, integers, strings with or without
  * `enum`, booleans, each optionally nullable: what the response schema
- * uses) into a serialiser; a schema using anything else is refused here, at
- * startup.
+ * uses) into a writer of the body's bytes, cut from the bodies' slab; a
+ * schema using anything else is refused here, at startup.
  */
-export function compileResponseJson(schema: object): (body: unknown) => string | undefined {
-  const enums: string[] = [];
-  let memos = 0;
+export function compileResponseJson(schema: object): (body: unknown) => Buffer | undefined {
+  const enums: Map<string, Int32Array>[] = [];
   const fns: string[] = [];
+  /** The most bytes a body takes besides its strings that are not enum values (all present, each at its longest). */
+  let fixedRoom = 0;
 
   const typesOf = (n: Node): string[] => (Array.isArray(n.type) ? n.type : n.type === undefined ? [] : [n.type]);
+  /**
+   * Statements storing the constant `text`'s UTF-8 bytes: 32-bit words written as literals, the last one's bytes
+   * past the text's end (up to 3) left for what is written next. A loop over the bytes costs ~2 ns a byte here,
+   * these ~0.4.
+   */
+  const put = (text: string): string => {
+    const bytes = Buffer.from(text, 'utf8');
+    const padded = Buffer.alloc(Math.ceil(bytes.length / 4) * 4);
+    bytes.copy(padded);
+    fixedRoom += padded.length;
+    let code = '';
+    for (let i = 0; i < padded.length; i += 4) code += `view.setInt32(at${i ? ` + ${i}` : ''}, ${padded.readInt32LE(i)}, true); `;
+    return `${code}at += ${bytes.length};`;
+  };
 
   /**
-   * An expression for value `v` of schema `n` with its key before it (`BAIL` when not plain): the JSON text of
-   * `"name":value`, after `{` or `,`. `key(text)` is the expression of that prefix followed by the constant `text`:
-   * a value known here (null, true, false, an enum's) is written with its key as one constant, a piece less in the
-   * answer's string (docs/benchmarks-journal.md, "weather.php's body: the cost is the rope").
+   * Statements writing value `v` of schema `n` with its key before it (`return -1` when not plain), after `{` or
+   * `,`. `key(text)` is a statement writing that prefix followed by the constant `text`: a value known here (null,
+   * true, false, an enum's) is written with its key as one constant. `prefix`: the key's text with its separator
+   * when it is known here (every property of an object whose first property is required).
    */
-  const valueExpr = (n: Node, v: string, key: (text: string) => string, fixedKey: boolean, where: string): string => {
+  const valueCode = (n: Node, key: (text: string) => string, prefix: string | undefined, where: string): string => {
     const types = typesOf(n);
     const nullable = types.includes('null');
     const main = types.filter((t) => t !== 'null');
     if (main.length !== 1) throw new Error(`response-json: ${where}: type ${JSON.stringify(n.type)} is not supported`);
-    const orNull = (expr: string) => (nullable ? `${v} === null ? ${key('null')} : ${expr}` : expr);
+    const orNull = (code: string) => (nullable ? `if (v === null) { ${key('null')} } else ${code}` : code);
     switch (main[0]) {
       case 'number':
+        fixedRoom += NUMBER_ROOM;
         // v - v === 0: finite (NaN and ±Infinity go to fast-json-stringify, which throws or prints null).
-        return orNull(`typeof ${v} === 'number' && ${v} - ${v} === 0 ? ${key('')} + num(${v}) : BAIL`);
+        return orNull(`if (typeof v === 'number' && v - v === 0) { ${key('')} at = putNumber(view, at, v); } else return -1;`);
       case 'integer':
-        return orNull(`Number.isInteger(${v}) ? ${key('')} + num(${v}) : BAIL`);
+        fixedRoom += NUMBER_ROOM;
+        return orNull(`if (Number.isInteger(v)) { ${key('')} at = putNumber(view, at, v); } else return -1;`);
       case 'boolean':
-        return orNull(`${v} === true ? ${key('true')} : ${v} === false ? ${key('false')} : BAIL`);
+        return orNull(`if (v === true) { ${key('true')} } else if (v === false) { ${key('false')} } else return -1;`);
       case 'string': {
-        if (!n.enum) {
-          // The last string written here and its JSON: a product's source line is the same string answer after answer.
-          const m = memos++;
-          return orNull(`typeof ${v} === 'string' ? ${key('')} + (${v} === L${m} ? J${m} : (J${m} = str(${v}), L${m} = ${v}, J${m})) : BAIL`);
-        }
-        // Each enum value's text with its key, when the key's separator is known here; else the text alone.
-        const values = n.enum.filter((e): e is string => typeof e === 'string');
-        const entries = values.map((e) => `[${JSON.stringify(e)}, ${fixedKey ? key(jsonString(e)) : JSON.stringify(jsonString(e))}]`);
-        enums.push(`new Map([${entries.join(', ')}])`);
+        if (!n.enum) return orNull(`if (typeof v === 'string') { ${key('')} at = putString(buf, at, v); } else return -1;`);
+        // Each enum value's bytes, with its key when the key's separator is known here.
+        const map = new Map<string, Int32Array>();
+        for (const e of n.enum) if (typeof e === 'string') map.set(e, wordsOf(Buffer.from((prefix ?? '') + jsonString(e), 'utf8')));
+        fixedRoom += Math.max(0, ...[...map.values()].map((w) => 4 * (w.length - 1)));
+        enums.push(map);
         const e = `E${enums.length - 1}`;
-        return orNull(`typeof ${v} === 'string' ? ${fixedKey ? `(${e}.get(${v}) ?? ${key('')} + str(${v}))` : `${key('')} + (${e}.get(${v}) ?? str(${v}))`} : BAIL`);
+        return orNull(
+          prefix !== undefined
+            ? `if (typeof v === 'string') { if ((y = ${e}.get(v)) !== undefined) at = putWords(view, at, y); else { ${key('')} at = putString(buf, at, v); } } else return -1;`
+            : `if (typeof v === 'string') { ${key('')} at = (y = ${e}.get(v)) !== undefined ? putWords(view, at, y) : putString(buf, at, v); } else return -1;`,
+        );
       }
       case 'object':
-        return orNull(`typeof ${v} === 'object' && ${v} !== null && typeof ${v}.toJSON !== 'function' ? ((y = O${objectFn(n, where)}(${v})) === BAIL ? BAIL : ${key('')} + y) : BAIL`);
+        return orNull(`if (typeof v === 'object' && v !== null && typeof v.toJSON !== 'function') { ${key('')} if ((at = O${objectFn(n, where)}(v, buf, view, at)) < 0) return -1; } else return -1;`);
       default:
         throw new Error(`response-json: ${where}: type ${main[0]} is not supported`);
     }
   };
 
-  /** Compile one object's function; returns its index (O<index>). */
+  /** Compile one object's function (O<index>(o, buf, view, at): the end, or -1 when a value is not plain); returns its index. */
   function objectFn(n: Node, where: string): number {
     const required = new Set(n.required ?? []);
     // fast-json-stringify writes the required properties first, each group in schema order (a stable sort).
@@ -99,32 +232,50 @@ export function compileResponseJson(schema: object): (body: unknown) => string |
     const k = fns.length;
     fns.push('');
     // When the first property is required (every object of weather.php's schema), every later one follows a comma:
-    // each key is written with its separator as one constant, no test of what came before and one string less.
+    // each key is written with its separator as one constant, no test of what came before.
     const firstRequired = props.length > 0 && required.has(props[0]![0]);
-    let body = `let j = '', v, x, y;\n`;
+    let body = `const start = at;\nlet v, y;\n`;
     props.forEach(([name, p], i) => {
       const first = `{${JSON.stringify(name)}:`;
       const next = `,${JSON.stringify(name)}:`;
-      // A literal in the compiled source: one flat string.
-      const key = (text: string) =>
-        i === 0 ? JSON.stringify(first + text) : firstRequired ? JSON.stringify(next + text) : `(j === '' ? ${JSON.stringify(first + text)} : ${JSON.stringify(next + text)})`;
+      const fixed = i === 0 ? first : firstRequired ? next : undefined;
+      const key = (text: string) => (fixed !== undefined ? put(fixed + text) : `if (at === start) { ${put(first + text)} } else { ${put(next + text)} }`);
       body += `v = o[${JSON.stringify(name)}];\n`;
-      body += `if (v !== undefined) { x = ${valueExpr(p, 'v', key, i === 0 || firstRequired, `${where}.${name}`)}; if (x === BAIL) return BAIL; j += x; }\n`;
-      if (required.has(name)) body += `else return BAIL;\n`;
+      body += `if (v !== undefined) { ${valueCode(p, key, fixed, `${where}.${name}`)} }\n`;
+      if (required.has(name)) body += `else return -1;\n`;
     });
-    body += firstRequired ? `return j + '}';` : `return j === '' ? '{}' : j + '}';`;
-    fns[k] = `function O${k}(o) {\n${body}\n}`;
+    body += firstRequired ? `${put('}')}\nreturn at;` : `if (at === start) { ${put('{}')} } else { ${put('}')} }\nreturn at;`;
+    fns[k] = `function O${k}(o, buf, view, at) {\n${body}\n}`;
     return k;
   }
 
   const root = objectFn(schema as Node, '#');
-  const enumVars = enums.map((e, i) => `const E${i} = ${e};`).join('\n');
+  const enumVars = enums.map((_, i) => `const E${i} = enums[${i}];`).join('\n');
   // Compiled once at startup from our own schema, as fast-json-stringify compiles its writers.
-  const memoVars = Array.from({ length: memos }, (_, m) => `let L${m} = '', J${m} = '""';`).join('\n');
   // Strict: a name the generated code forgot to declare is an error at the first answer, not a global.
-  const make = new Function('BAIL', 'str', 'num', `'use strict';\n${enumVars}\n${memoVars}\n${fns.join('\n')}\nreturn function weatherJson(body) {\n  if (typeof body !== 'object' || body === null || typeof body.toJSON === 'function') return undefined;\n  const j = O${root}(body);\n  return j === BAIL ? undefined : j;\n};`);
-  return make(BAIL, jsonString, numberText) as (body: unknown) => string | undefined;
-}
+  const make = new Function('enums', 'putNumber', 'putString', 'putWords', `'use strict';\n${enumVars}\n${fns.join('\n')}\nreturn O${root};`);
+  const writeRoot = make(enums, putNumber, putString, putWords) as (o: object, buf: Buffer, view: DataView, at: number) => number;
+  /**
+   * Room for the strings of a body on the first try, at 3 bytes a UTF-16 unit: weather.php's take ~540 units
+   * (sources, labels, times). What is reserved and not written is left to the next body, but a slab's end with
+   * less free than this is.
+   */
+  const STRING_ROOM = 4 * 1024;
 
-/** Returned by a compiled object function when a value is not plain: the body goes to fast-json-stringify. */
-const BAIL = Symbol('bail');
+  return function weatherJson(body: unknown): Buffer | undefined {
+    if (typeof body !== 'object' || body === null || typeof (body as { toJSON?: unknown }).toJSON === 'function') return undefined;
+    // The room is reserved before writing: the constants and numbers are stored without a bound check of ours
+    // (a DataView throws past the slab's end), the strings take from `room`; a body whose strings need more is
+    // written again with what they wanted.
+    let strings = STRING_ROOM;
+    for (;;) {
+      const start = reserve(fixedRoom + strings);
+      room = strings;
+      wanted = 0;
+      const end = writeRoot(body, currentSlab(), currentView(), start);
+      if (end < 0) return undefined;
+      if (wanted <= strings) return take(start, end);
+      strings = wanted;
+    }
+  };
+}

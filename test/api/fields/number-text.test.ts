@@ -3,7 +3,7 @@
  * whatever the table held before, the text is JSON.stringify's for the value asked.
  */
 import { describe, expect, it } from 'vitest';
-import { numberText } from '../../../api/fields/number-text.js';
+import { NUMBER_ROOM, numberText, putNumber } from '../../../api/fields/number-text.js';
 import { mulberry32 } from '../../../bench/prng.js';
 
 describe('numberText', () => {
@@ -24,6 +24,21 @@ describe('numberText', () => {
       const v = pool[Math.floor(next() * pool.length)]!;
       const got = numberText(v);
       if (got !== JSON.stringify(v)) expect(got).toBe(JSON.stringify(v));
+    }
+  });
+
+  it('writes the text as bytes, touching nothing past NUMBER_ROOM from where it starts', () => {
+    const values = [0, -0, 7, -1, 0.1, 12.5, -2.9, 1013.2, 12345678, -1234567, 123456789, 0.000123, 1e21, 1e-7, 2 ** 53, -Number.MAX_VALUE, -2.2250738585072014e-308, Number.MIN_VALUE];
+    const buf = Buffer.alloc(3 * NUMBER_ROOM);
+    const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
+    for (let round = 0; round < 2; round++) {
+      for (const v of values) {
+        buf.fill(0xaa);
+        const end = putNumber(view, NUMBER_ROOM, v);
+        expect(buf.subarray(NUMBER_ROOM, end).toString('latin1')).toBe(JSON.stringify(v));
+        expect(buf.subarray(0, NUMBER_ROOM).every((b) => b === 0xaa)).toBe(true);
+        expect(buf.subarray(2 * NUMBER_ROOM).every((b) => b === 0xaa)).toBe(true);
+      }
     }
   });
 });

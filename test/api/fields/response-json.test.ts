@@ -3,12 +3,12 @@
  * written out by hand here, in fast-json-stringify's order (required
  * properties first, then the optional ones, each in schema order), and every
  * value it does not take plainly gives undefined (the route then hands the
- * object to Fastify's serialiser).
+ * object to Fastify's serialiser). The writer gives bytes: each is checked to
+ * be the UTF-8 of the text it decodes to, and that text is compared.
  */
 import { describe, expect, it } from 'vitest';
 import { compileResponseJson, jsonString } from '../../../api/fields/response-json.js';
 import { weatherJson } from '../../../api/fields/response-schema.js';
-import { utf8Body } from '../../../api/fields/body-slab.js';
 
 const SCHEMA = {
   type: 'object',
@@ -22,7 +22,15 @@ const SCHEMA = {
   },
   required: ['n', 'level'],
 };
-const write = compileResponseJson(SCHEMA);
+/** The body's text, after checking that the bytes are exactly its UTF-8 (no stray or missing byte). */
+function text(bytes: Buffer | undefined): string | undefined {
+  if (bytes === undefined) return undefined;
+  const t = bytes.toString('utf8');
+  expect(Buffer.from(t, 'utf8')).toEqual(bytes);
+  return t;
+}
+const asText = (w: (body: unknown) => Buffer | undefined) => (body: unknown) => text(w(body));
+const write = asText(compileResponseJson(SCHEMA));
 
 describe('compiled response JSON', () => {
   it('writes the required properties first, then the others present, each in schema order', () => {
@@ -34,7 +42,7 @@ describe('compiled response JSON', () => {
   });
 
   it('writes an object without required properties, the first present one after "{" whichever it is', () => {
-    const loose = compileResponseJson({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'string' }, c: { type: 'boolean' } } });
+    const loose = asText(compileResponseJson({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'string' }, c: { type: 'boolean' } } }));
     expect(loose({})).toBe('{}');
     expect(loose({ b: 'x' })).toBe('{"b":"x"}');
     expect(loose({ c: false, b: 'x' })).toBe('{"b":"x","c":false}');
@@ -42,10 +50,10 @@ describe('compiled response JSON', () => {
   });
 
   it('writes null, booleans and enum values, known in advance, after "{" or "," as the object needs', () => {
-    const loose = compileResponseJson({
+    const loose = asText(compileResponseJson({
       type: 'object',
       properties: { a: { type: ['number', 'null'] }, e: { type: ['string', 'null'], enum: ['x', 'y"'] }, b: { type: ['boolean', 'null'] } },
-    });
+    }));
     expect(loose({ e: 'x' })).toBe('{"e":"x"}');
     expect(loose({ a: null, e: 'y"', b: false })).toBe('{"a":null,"e":"y\\"","b":false}');
     expect(loose({ e: null, b: true })).toBe('{"e":null,"b":true}');
@@ -93,7 +101,7 @@ describe('compiled response JSON', () => {
       dew_point: 3.5, humidity: 56, pressure_msl: 1011.4, wind_speed: 6.6, wind_direction: 0, wind_gust: null,
       temperature_trend_3h: { delta: -2.9, label: 'in calo, −2,9 °C in 3 ore' }, valid_time: '2026-11-26T23:29:32.804Z', elapsed_ms: 0.125,
     };
-    expect(weatherJson(body)).toBe(
+    expect(text(weatherJson(body))).toBe(
       '{"icon":"clear-night","condition":"clear","temperature":11.9,"temperature_source":"nwp 2.2 km bilinear, altitude-corrected 160 m → 300 m (alt), lapse 6.5 K/km",' +
         '"dew_point":3.5,"humidity":56,"pressure_msl":1011.4,"wind_speed":6.6,"wind_direction":0,"wind_gust":null,' +
         '"temperature_trend_3h":{"delta":-2.9,"label":"in calo, −2,9 °C in 3 ore"},"valid_time":"2026-11-26T23:29:32.804Z","elapsed_ms":0.125}',
@@ -109,7 +117,7 @@ describe('compiled response JSON', () => {
 
   it('sends a body holding "→" and "°" as the UTF-8 of JSON.stringify\'s text', () => {
     const body = freeBody('nwp 2.2 km bilinear, altitude-corrected 160 m → 1200 m (alt), lapse 6.5 K/km', 'in aumento, +0,3 °C in 3 ore');
-    const sent = utf8Body(weatherJson(body)!);
+    const sent = weatherJson(body)!;
     expect(sent).toEqual(Buffer.from(JSON.stringify(body), 'utf8'));
     // → is E2 86 92, ° is C2 B0 on the wire.
     expect(sent.includes(Buffer.from([0x20, 0xe2, 0x86, 0x92, 0x20]))).toBe(true);
@@ -118,8 +126,51 @@ describe('compiled response JSON', () => {
 
   it('sends a lone surrogate escaped, as JSON.stringify writes it, and a pair as its four bytes', () => {
     const body = freeBody('lone \ud800 high, lone \udfff low, then a pair \ud83d\ude00', 'tab\there "quoted" \\ −');
-    const sent = utf8Body(weatherJson(body)!);
+    const sent = weatherJson(body)!;
     expect(sent).toEqual(Buffer.from(JSON.stringify(body), 'utf8'));
     expect(sent.toString('latin1')).toContain('lone \\ud800 high, lone \\udfff low, then a pair \xf0\x9f\x98\x80');
+  });
+
+  // The oracle for the bytes: JSON.stringify's text of a body whose keys are in the writer's order, as Buffer.from encodes it.
+  const one = compileResponseJson({ type: 'object', properties: { s: { type: 'string' }, n: { type: 'number' } }, required: ['s'] });
+
+  it('writes every kind of character as the UTF-8 of JSON.stringify: escapes, 1 to 4 bytes, lone surrogates', () => {
+    const units = [0x00, 0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x1f, 0x20, 0x22, 0x2f, 0x5c, 0x7e, 0x7f, 0x80, 0xb0, 0xff, 0x100, 0x7ff, 0x800, 0x2028, 0x2192, 0x2212, 0xfeff, 0xfffd, 0xffff];
+    const strings = units.map((u) => `a${String.fromCharCode(u)}b`);
+    strings.push('\ud800', '\udbff\udfff', '\udc00\ud800', 'x\ud83d', '\ude00y', '\ud83d\ude00\ud83d', '', '"', '\\', '→ sola', 'é'.repeat(300));
+    for (const s of strings) {
+      expect(one({ s })).toEqual(Buffer.from(JSON.stringify({ s }), 'utf8'));
+      expect(one({ s, n: -0.5 })).toEqual(Buffer.from(JSON.stringify({ s, n: -0.5 }), 'utf8'));
+    }
+  });
+
+  it('writes a body whose strings need more room than its first try', () => {
+    // 3 bytes for each of 20,000 units, far beyond the room a body is first given: written again with what it needs.
+    for (const s of ['→'.repeat(20_000), 'a'.repeat(50_000) + '\ud800', `${'x'.repeat(9_000)}"${'°'.repeat(9_000)}`]) {
+      expect(one({ s, n: 1 })).toEqual(Buffer.from(JSON.stringify({ s, n: 1 }), 'utf8'));
+    }
+    const several = compileResponseJson({
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'object', properties: { d: { type: 'string' } }, required: ['d'] } },
+      required: ['a'],
+    });
+    const body = { a: 'é'.repeat(1_000), b: '→'.repeat(3_000), c: { d: '−'.repeat(2_000) } };
+    expect(several(body)).toEqual(Buffer.from(JSON.stringify(body), 'utf8'));
+  });
+
+  it('writes enum values holding non-ASCII or escaped characters, with a known key or not, and values not listed', () => {
+    const en = compileResponseJson({
+      type: 'object',
+      properties: { k: { type: 'string', enum: ['più', 'a"b', '→'] }, m: { type: 'string', enum: ['più', 'tab\t'] } },
+    });
+    for (const body of [{ k: 'più', m: 'tab\t' }, { m: 'più' }, { k: 'a"b' }, { k: '→', m: 'no' }, { k: 'nope →', m: 'più' }]) {
+      expect(en(body)).toEqual(Buffer.from(JSON.stringify(body), 'utf8'));
+    }
+  });
+
+  it('keeps every body intact while thousands more are written after it, across slab ends', () => {
+    const bodies = Array.from({ length: 4_000 }, (_, i) => ({ s: `${i} → ${'é'.repeat(i % 301)}`, n: i / 8 }));
+    const sent = bodies.map((b) => one(b)!);
+    sent.forEach((b, i) => expect(b).toEqual(Buffer.from(JSON.stringify(bodies[i]), 'utf8')));
   });
 });
