@@ -21,6 +21,7 @@
  * 32-bit words, for the JSON writer (./response-json.ts) to store with two
  * writes instead of a loop over the characters.
  */
+import { charCode } from './string-bytes.js';
 
 /** Slots of the table: 2^13 (64 KiB of keys), a few answers' worth of distinct values many times over. */
 const SLOT_BITS = 13;
@@ -34,8 +35,6 @@ const texts: string[] = new Array<string>(SLOTS).fill('');
 const low = new Int32Array(SLOTS);
 const high = new Int32Array(SLOTS);
 const lengths = new Uint8Array(SLOTS);
-/** See response-json.ts: `s.charCodeAt(i)` is slow in this process, a call of the builtin is not. */
-const charCode = String.prototype.charCodeAt;
 
 /** The slot of `n`, filled with `n` and its text when it held another value. */
 function slotOf(n: number): number {

@@ -146,7 +146,8 @@ describe('compiled response JSON', () => {
 
   it('writes a body whose strings need more room than its first try', () => {
     // 3 bytes for each of 20,000 units, far beyond the room a body is first given: written again with what it needs.
-    for (const s of ['→'.repeat(20_000), 'a'.repeat(50_000) + '\ud800', `${'x'.repeat(9_000)}"${'°'.repeat(9_000)}`]) {
+    // Escapes take up to 6 bytes a unit ("\u0001"): 20,000 of them are 120 KB, more than a slab.
+    for (const s of ['→'.repeat(20_000), 'a'.repeat(50_000) + '\ud800', `${'x'.repeat(9_000)}"${'°'.repeat(9_000)}`, '\u0001'.repeat(20_000)]) {
       expect(one({ s, n: 1 })).toEqual(Buffer.from(JSON.stringify({ s, n: 1 }), 'utf8'));
     }
     const several = compileResponseJson({
