@@ -21,7 +21,6 @@
  * 32-bit words, for the JSON writer (./response-json.ts) to store with two
  * writes instead of a loop over the characters.
  */
-import { charCode } from './string-bytes.js';
 
 /** Slots of the table: 2^13 (64 KiB of keys), a few answers' worth of distinct values many times over. */
 const SLOT_BITS = 13;
@@ -35,6 +34,8 @@ const texts: string[] = new Array<string>(SLOTS).fill('');
 const low = new Int32Array(SLOTS);
 const high = new Int32Array(SLOTS);
 const lengths = new Uint8Array(SLOTS);
+/** String.prototype.charCodeAt called as the builtin: `s.charCodeAt` is slow in the server (./string-bytes.ts). */
+const charCode = String.prototype.charCodeAt;
 
 /** The slot of `n`, filled with `n` and its text when it held another value. */
 function slotOf(n: number): number {
