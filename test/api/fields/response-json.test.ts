@@ -174,4 +174,16 @@ describe('compiled response JSON', () => {
     const sent = bodies.map((b) => one(b)!);
     sent.forEach((b, i) => expect(b).toEqual(Buffer.from(JSON.stringify(bodies[i]), 'utf8')));
   });
+
+  it('writes a string written again from its bytes only while those bytes are a body sent, not one declined', () => {
+    const w = compileResponseJson({ type: 'object', properties: { n: { type: 'number' }, a: { type: 'string' }, s: { type: 'string' } }, required: ['n'] });
+    const same = (body: object) => expect(w(body)).toEqual(Buffer.from(JSON.stringify(body), 'utf8'));
+    same({ n: 0, a: 'source → line' });
+    // Declined after its string is written (s is not a string): those bytes are not a body, the next one writes over them.
+    expect(w({ n: 1, a: 'other → line', s: 5 })).toBeUndefined();
+    same({ n: 2, s: 'written where the declined body was, over its string' });
+    same({ n: 3, a: 'other → line' });
+    same({ n: 4, a: 'other → line', s: 'again, from the bytes of the body before' });
+    same({ n: 5, a: 'source → line' });
+  });
 });
