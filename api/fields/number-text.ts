@@ -34,7 +34,7 @@ const texts: string[] = new Array<string>(SLOTS).fill('');
 const low = new Int32Array(SLOTS);
 const high = new Int32Array(SLOTS);
 const lengths = new Uint8Array(SLOTS);
-/** String.prototype.charCodeAt called as the builtin: `s.charCodeAt` is slow in the server (./string-bytes.ts). */
+/** String.prototype.charCodeAt called as the builtin (why: ./string-bytes.ts). */
 const charCode = String.prototype.charCodeAt;
 
 /** The slot of `n`, filled with `n` and its text when it held another value. */

@@ -4,12 +4,13 @@
  */
 
 /**
- * String.prototype.charCodeAt, called as `charCode.call(s, i)`: `s.charCodeAt(i)` looks the method up on
- * String.prototype, which ioredis makes a prototype of its own (`class VerbatimString extends String`); V8 then
- * keeps String.prototype in dictionary mode and every such call goes through the generic lookup, ~5x slower
- * (11-13 against 2.3 ns a character, measured). The function itself is the same builtin, and a call of it is inlined.
- * Not exported: an exported binding is read through its module cell, and the call is then not inlined (measured:
- * the strings' loop twice as slow); ./number-text.ts keeps its own.
+ * String.prototype.charCodeAt, called as `charCode.call(s, i)` so that the loops do not depend on the state of
+ * String.prototype: ioredis makes it a prototype of its own (`class VerbatimString extends String`), which leaves it
+ * in dictionary mode until some property lookup through it makes it fast again, and meanwhile every `s.charCodeAt(i)`
+ * goes through a generic lookup, ~5x slower (11-13 against 2.3 ns a character, measured). A served process is past
+ * that once its app is ready (checked: fast again); a process that only loads the tile reader is not. The builtin
+ * called directly is inlined either way. Not exported: an exported binding is read through its module cell, and the
+ * call is then not inlined (measured: the strings' loop ~2x slower); ./number-text.ts keeps its own.
  */
 const charCode = String.prototype.charCodeAt;
 
