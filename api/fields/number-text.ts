@@ -18,22 +18,24 @@
  * matches nothing, which keeps empty slots empty).
  *
  * The slot also keeps the text's bytes (ASCII), up to 8 of them as two
- * 32-bit words, for the JSON writer (./response-json.ts) to store with two
- * writes instead of a loop over the characters.
+ * 32-bit words beside its value (16 bytes, one cache line), for the JSON
+ * writer (./response-json.ts) to store with two writes instead of a loop
+ * over the characters; the text's length is where its bytes end (no
+ * character of a number's text is 0).
  */
 
-/** Slots of the table: 2^13 (64 KiB of keys), a few answers' worth of distinct values many times over. */
+/** Slots of the table: 2^13 (128 KiB of values and bytes), a few answers' worth of distinct values many times over. */
 const SLOT_BITS = 13;
 const SLOTS = 1 << SLOT_BITS;
 
 const bits = new Float64Array(1);
 const words = new Int32Array(bits.buffer);
-const keys = new Float64Array(SLOTS).fill(NaN);
+/** Per slot: the value (Float64 2 * slot), then bytes 0-3 and 4-7 of its text (Int32 4 * slot + 2, + 3), zero past its end; both zero for a text longer than 8. */
+const table = new ArrayBuffer(16 * SLOTS);
+const keys = new Float64Array(table);
+const packed = new Int32Array(table);
 const texts: string[] = new Array<string>(SLOTS).fill('');
-/** Bytes 0-3 and 4-7 of each slot's text, little-endian (zero past its end), and its length. */
-const low = new Int32Array(SLOTS);
-const high = new Int32Array(SLOTS);
-const lengths = new Uint8Array(SLOTS);
+for (let slot = 0; slot < SLOTS; slot++) keys[2 * slot] = NaN;
 /** String.prototype.charCodeAt called as the builtin (why: ./string-bytes.ts). */
 const charCode = String.prototype.charCodeAt;
 
@@ -42,17 +44,18 @@ function slotOf(n: number): number {
   bits[0] = n;
   // Both words mixed: a short decimal's low word is often 0. The top bits of the product depend on all 32 below.
   const slot = Math.imul(words[0]! ^ words[1]!, 0x9e3779b1) >>> (32 - SLOT_BITS);
-  if (keys[slot] === n) return slot;
+  if (keys[2 * slot] === n) return slot;
   const text = '' + n;
-  keys[slot] = n;
+  keys[2 * slot] = n;
   texts[slot] = text;
-  lengths[slot] = text.length;
   let lo = 0;
   let hi = 0;
-  for (let i = 0; i < 4 && i < text.length; i++) lo |= charCode.call(text, i) << (8 * i);
-  for (let i = 4; i < 8 && i < text.length; i++) hi |= charCode.call(text, i) << (8 * (i - 4));
-  low[slot] = lo;
-  high[slot] = hi;
+  if (text.length <= 8) {
+    for (let i = 0; i < 4 && i < text.length; i++) lo |= charCode.call(text, i) << (8 * i);
+    for (let i = 4; i < text.length; i++) hi |= charCode.call(text, i) << (8 * (i - 4));
+  }
+  packed[4 * slot + 2] = lo;
+  packed[4 * slot + 3] = hi;
   return slot;
 }
 
@@ -73,13 +76,15 @@ export const NUMBER_ROOM = 32;
  */
 export function putNumber(view: DataView, at: number, n: number): number {
   const slot = slotOf(n);
-  const length = lengths[slot]!;
-  if (length <= 8) {
-    view.setInt32(at, low[slot]!, true);
-    view.setInt32(at + 4, high[slot]!, true);
-    return at + length;
+  const lo = packed[4 * slot + 2]!;
+  const hi = packed[4 * slot + 3]!;
+  if (lo !== 0) {
+    view.setInt32(at, lo, true);
+    view.setInt32(at + 4, hi, true);
+    // The bytes end at the highest one not 0: in `hi` when it has any.
+    return at + (hi === 0 ? (39 - Math.clz32(lo)) >> 3 : 4 + ((39 - Math.clz32(hi)) >> 3));
   }
   const text = texts[slot]!;
-  for (let i = 0; i < length; i++) view.setUint8(at + i, charCode.call(text, i));
-  return at + length;
+  for (let i = 0; i < text.length; i++) view.setUint8(at + i, charCode.call(text, i));
+  return at + text.length;
 }

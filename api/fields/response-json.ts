@@ -150,7 +150,7 @@ export function compileResponseJson(schema: object): (body: unknown) => Buffer |
       case 'boolean':
         return orNull(`if (v === true) { ${key('true')} } else if (v === false) { ${key('false')} } else return -1;`);
       case 'string': {
-        if (!n.enum) return orNull(`if (typeof v === 'string') { ${key('')} at = putRepeated(buf, at, v, ${memos++}); } else return -1;`);
+        if (!n.enum) return orNull(`if (typeof v === 'string') { ${key('')} at = putRepeated(buf, view, at, v, ${memos++}); } else return -1;`);
         // Each enum value's bytes, with its key when the key's separator is known here.
         const map = new Map<string, Int32Array>();
         for (const e of n.enum) if (typeof e === 'string') map.set(e, wordsOf(Buffer.from((prefix ?? '') + jsonString(e), 'utf8')));
@@ -201,16 +201,19 @@ export function compileResponseJson(schema: object): (body: unknown) => Buffer |
   // Strict: a name the generated code forgot to declare is an error at the first answer, not a global.
 
   // The last string written at each place and where its bytes are in a body already taken: a product's source line
-  // is the same string answer after answer, copied from there rather than encoded again (~4x less for its 150 bytes).
+  // is the same string answer after answer, copied from there (4 bytes a step) rather than encoded again.
   const memoStrings: (string | null)[] = new Array<string | null>(memos).fill(null);
-  const memoSlabs: (Buffer | null)[] = new Array<Buffer | null>(memos).fill(null);
+  const memoViews: (DataView | null)[] = new Array<DataView | null>(memos).fill(null);
   const memoAt = new Int32Array(memos);
   const memoLength = new Int32Array(memos);
-  const putRepeated = (buf: Buffer, at: number, s: string, m: number): number => {
-    if (memoStrings[m] === s && memoSlabs[m] === buf) {
+  const putRepeated = (buf: Buffer, view: DataView, at: number, s: string, m: number): number => {
+    if (memoStrings[m] === s && memoViews[m] === view) {
       const n = memoLength[m]!;
       if (n <= room) {
-        buf.copyWithin(at, memoAt[m]!, memoAt[m]! + n);
+        const from = memoAt[m]!;
+        let j = 0;
+        for (; j + 4 <= n; j += 4) view.setInt32(at + j, view.getInt32(from + j, true), true);
+        for (; j < n; j++) view.setUint8(at + j, view.getUint8(from + j));
         room -= n;
         wanted += n;
         return at + n;
@@ -220,7 +223,7 @@ export function compileResponseJson(schema: object): (body: unknown) => Buffer |
     // Written (a string takes 2 bytes at least): remembered.
     if (end > at) {
       memoStrings[m] = s;
-      memoSlabs[m] = buf;
+      memoViews[m] = view;
       memoAt[m] = at;
       memoLength[m] = end - at;
     }
