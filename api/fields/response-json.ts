@@ -64,7 +64,7 @@ function putString(buf: Buffer, at: number, s: string): number {
       return end;
     }
   }
-  return putText(buf, at, NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
+  return putText(buf, at, jsonString(s));
 }
 
 /** JSON text `t` (no lone surrogate: JSON.stringify escapes them) into `buf` from `at`, within the room. */
@@ -118,13 +118,11 @@ export function compileResponseJson(schema: object): (body: unknown) => Buffer |
    * these ~0.4.
    */
   const put = (text: string): string => {
-    const bytes = Buffer.from(text, 'utf8');
-    const padded = Buffer.alloc(Math.ceil(bytes.length / 4) * 4);
-    bytes.copy(padded);
-    fixedRoom += padded.length;
+    const words = wordsOf(Buffer.from(text, 'utf8'));
+    fixedRoom += 4 * (words.length - 1);
     let code = '';
-    for (let i = 0; i < padded.length; i += 4) code += `view.setInt32(at${i ? ` + ${i}` : ''}, ${padded.readInt32LE(i)}, true); `;
-    return `${code}at += ${bytes.length};`;
+    for (let w = 1; w < words.length; w++) code += `view.setInt32(at${w > 1 ? ` + ${4 * (w - 1)}` : ''}, ${words[w]}, true); `;
+    return `${code}at += ${words[0]};`;
   };
 
   /**
