@@ -56,6 +56,58 @@ export function checkDecimal(name: string, raw: unknown): ApiError | null {
   return null;
 }
 
+/** 10^k for k = 0…22: the powers of ten a double holds exactly. */
+const EXACT_POWERS: readonly number[] = Array.from({ length: 23 }, (_, k) => 10 ** k);
+/** Largest integer every smaller one of which a double holds exactly (2^53). */
+const EXACT_INTEGERS = 2 ** 53;
+/** String.prototype.charCodeAt called as the builtin (why: api/fields/string-bytes.ts). */
+const charCode = String.prototype.charCodeAt;
+
+/**
+ * Number(raw) when `raw` is a plain decimal ({@link DECIMAL}'s grammar, scanned here by hand), else NaN. Digits
+ * with at most 22 decimals, 15 significant digits and no exponent (every coordinate a client sends) are read as
+ * integer / 10^k, which IEEE division rounds correctly since both are exact doubles (Clinger's fast path, W. D.
+ * Clinger, "How to read floating point numbers accurately", PLDI 1990): the same double as Number(raw), without
+ * its runtime call. Anything else in the grammar goes to Number(raw).
+ */
+export function decimalValue(raw: string): number {
+  const n = raw.length;
+  let i = 0;
+  let c = n > 0 ? charCode.call(raw, 0) : -1;
+  const negative = c === 0x2d;
+  if (c === 0x2b || c === 0x2d) c = ++i < n ? charCode.call(raw, i) : -1;
+  let m = 0;
+  let digits = 0;
+  let decimals = 0;
+  while (c >= 0x30 && c <= 0x39) {
+    m = m * 10 + (c - 0x30);
+    digits++;
+    c = ++i < n ? charCode.call(raw, i) : -1;
+  }
+  if (c === 0x2e) {
+    c = ++i < n ? charCode.call(raw, i) : -1;
+    while (c >= 0x30 && c <= 0x39) {
+      m = m * 10 + (c - 0x30);
+      digits++;
+      decimals++;
+      c = ++i < n ? charCode.call(raw, i) : -1;
+    }
+  }
+  if (digits === 0) return NaN;
+  if (c === 0x65 || c === 0x45) {
+    c = ++i < n ? charCode.call(raw, i) : -1;
+    if (c === 0x2b || c === 0x2d) c = ++i < n ? charCode.call(raw, i) : -1;
+    if (!(c >= 0x30 && c <= 0x39)) return NaN;
+    while (c >= 0x30 && c <= 0x39) c = ++i < n ? charCode.call(raw, i) : -1;
+    return i === n ? Number(raw) : NaN;
+  }
+  if (i !== n) return NaN;
+  // m is exact while below 2^53 (15 digits always are).
+  if (digits > 15 || decimals > 22 || m >= EXACT_INTEGERS) return Number(raw);
+  const v = m / EXACT_POWERS[decimals]!;
+  return negative ? -v : v;
+}
+
 /** Milliseconds since the epoch of a validated ISO date-time (UTC when no Z), or NaN when it names no real instant (2023-02-30). */
 export function parseUtcDateTime(raw: string): number {
   if (!ISO_DATETIME.test(raw)) return NaN;
@@ -83,8 +135,16 @@ export function strictQuery(spec: StrictQuerySpec): preValidationHookHandler {
     const q = request.query as Record<string, unknown> | undefined;
     if (q) {
       for (const name of numbers) {
-        if (q[name] === undefined) continue;
-        const err = checkDecimal(name, q[name]);
+        const raw = q[name];
+        if (raw === undefined) continue;
+        // The usual value, read once: stored as the number the schema's coercion would make of it (Number(raw)),
+        // which then has nothing to coerce (it converted each value three more times). Anything else: the checks.
+        const v = typeof raw === 'string' ? decimalValue(raw) : NaN;
+        if (v - v === 0) {
+          q[name] = v;
+          continue;
+        }
+        const err = checkDecimal(name, raw);
         if (err) return done(err);
       }
       for (const name of timestamps) {
