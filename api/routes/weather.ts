@@ -72,7 +72,8 @@ export default async function weatherRoutes(fastify: FastifyInstance): Promise<v
       // take goes to Fastify's serialiser as before.
       const bytes = weatherJson(body);
       if (bytes === undefined) return body;
-      reply.header('content-type', JSON_CONTENT_TYPE);
+      // type(): the header stored under its lower-case name as header() stores it, without header()'s lower-casing and tests.
+      reply.type(JSON_CONTENT_TYPE);
       return bytes;
     },
   );

@@ -137,7 +137,9 @@ function derivation(base: FeedView, lat: number, lon: number): Derivation {
     const how = g == null ? '' : r2 != null && Number.isFinite(r2) ? ` with dT/dz ${signed(g)} K/km fitted (R² ${r2.toFixed(2)})` : ` with dT/dz ${signed(g)} K/km (standard: no good fit)`;
     return { derivation: `downscaled from ${d.product}${d.resolution ? ` ${d.resolution}` : ''}${how}`, note: undefined };
   }
-  const stale = base.passedOver.find((p) => p.why === 'stale');
+  // A loop, not find() with a closure: nearly always over an empty list, on every answer.
+  let stale: FeedView['passedOver'][number] | undefined;
+  for (const p of base.passedOver) if (p.why === 'stale') stale = stale ?? p;
   if (stale?.why === 'stale') {
     return { derivation: undefined, note: `${stale.product} not used: it was built from ${stale.derivedFrom.product} ${stale.derivedFrom.version}, not the live ${stale.derivedFrom.product} ${stale.live ?? '(none)'}` };
   }
