@@ -27,6 +27,34 @@ describe('numberText', () => {
     }
   });
 
+  it('keeps texts and bytes right when values of one pair of slots take turns (found second, moved, dropped)', () => {
+    // The table's pair of a value (api/fields/number-text.ts slotOf): three tenths that share one.
+    const bits = new Float64Array(1);
+    const words = new Int32Array(bits.buffer);
+    const pairOf = (n: number) => {
+      bits[0] = n;
+      return Math.imul(words[0]! ^ words[1]!, 0x9e3779b1) >>> 20;
+    };
+    const byPair = new Map<number, number[]>();
+    let same: number[] | undefined;
+    for (let i = 1; !same; i++) {
+      const v = i / 10;
+      const list = byPair.get(pairOf(v)) ?? [];
+      list.push(v);
+      byPair.set(pairOf(v), list);
+      if (list.length === 3) same = list;
+    }
+    const buf = Buffer.alloc(2 * NUMBER_ROOM);
+    const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
+    const order = [0, 1, 0, 1, 1, 2, 0, 2, 1, 1, 0, 2, 2, 0];
+    for (const k of order) {
+      const v = same[k]!;
+      expect(numberText(v)).toBe(JSON.stringify(v));
+      const end = putNumber(view, 0, v);
+      expect(buf.subarray(0, end).toString('latin1')).toBe(JSON.stringify(v));
+    }
+  });
+
   it('writes the text as bytes, touching nothing past NUMBER_ROOM from where it starts', () => {
     const values = [0, -0, 7, -1, 0.1, 12.5, -2.9, 1013.2, 12345678, -1234567, 123456789, 0.000123, 1e21, 1e-7, 2 ** 53, -Number.MAX_VALUE, -2.2250738585072014e-308, Number.MIN_VALUE];
     const buf = Buffer.alloc(3 * NUMBER_ROOM);
