@@ -27,6 +27,9 @@ import type { Presentation } from './schema.js';
 import type { WidgetView } from './view.js';
 import { currentSlab, reserve, take } from '../fields/body-slab.js';
 
+/** String.prototype.charCodeAt called as the builtin, as the JSON writer's loops call it (why: ../fields/string-bytes.ts). */
+const charCode = String.prototype.charCodeAt;
+
 /** What fills a slot: a text of the view, the icon's shape, the wind arrow. */
 const Slot = {
   Name: 0,
@@ -186,7 +189,7 @@ const UNIT_MAX = Math.max(3, ...Object.values(ESCAPES).flatMap((e) => [...e.asci
  */
 function putText(buf: Buffer, at: number, s: string, esc: Escapes): number {
   for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
+    const c = charCode.call(s, i);
     if (c < 0x80) {
       if (SPECIAL[c] === 0) buf[at++] = c;
       else at = putBytes(buf, at, esc.ascii[c]!);
@@ -202,7 +205,7 @@ function putText(buf: Buffer, at: number, s: string, esc: Escapes): number {
       buf[at++] = 0x80 | ((c >> 6) & 0x3f);
       buf[at++] = 0x80 | (c & 0x3f);
     } else {
-      const d = c <= 0xdbff && i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+      const d = c <= 0xdbff && i + 1 < s.length ? charCode.call(s, i + 1) : 0;
       if (d >= 0xdc00 && d <= 0xdfff) {
         const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
         buf[at++] = 0xf0 | (cp >> 18);
