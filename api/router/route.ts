@@ -36,6 +36,43 @@ const outsideOnly = new WeakMap<Manifest, readonly Miss[]>();
 
 /** @param wallMs the current wall-clock time, read once per request by the caller (default: now) */
 export function route(published: PublishedProducts, tiles: TileStore, feed: string, lat: number, lon: number, timeMs: number, wallMs = Date.now()): Route {
+  const out = newRouteInto();
+  out.lat = lat;
+  out.lon = lon;
+  out.timeMs = timeMs;
+  out.wallMs = wallMs;
+  routeInto(out, published, tiles, feed);
+  return out.vs ? { vs: out.vs, misses: out.misses } : { vs: null, misses: out.misses };
+}
+
+/**
+ * A request's point and times as {@link routeInto} reads them, and where it writes the route: the caller's,
+ * reused from request to request (the numbers stored in place: passed as arguments, each call boxed them anew).
+ */
+export interface RouteInto {
+  lat: number;
+  lon: number;
+  timeMs: number;
+  /** The current wall-clock time, read once per request by the caller. */
+  wallMs: number;
+  vs: PinnedVersion | null;
+  misses: readonly Miss[];
+}
+
+/** A RouteInto with its numbers' fields made as numbers (one shape). */
+export function newRouteInto(): RouteInto {
+  return { lat: NaN, lon: NaN, timeMs: NaN, wallMs: NaN, vs: null, misses: NO_MISSES };
+}
+
+/**
+ * {@link route} at `out`'s point and times, into `out`, returning the version (null: none answers): the service
+ * routes seven feeds per every-product answer, and a result object each was 0.3 KB of its garbage.
+ */
+export function routeInto(out: RouteInto, published: PublishedProducts, tiles: TileStore, feed: string): PinnedVersion | null {
+  const lat = out.lat;
+  const lon = out.lon;
+  const timeMs = out.timeMs;
+  const wallMs = out.wallMs;
   // Copied on write: the list of one outside-region miss is shared (./route.ts outsideOnly).
   let misses: readonly Miss[] | null = null;
   const candidates = published.candidates(feed, wallMs);
@@ -66,9 +103,13 @@ export function route(published: PublishedProducts, tiles: TileStore, feed: stri
       misses = [...(misses ?? []), { product: c.product, why: 'outside_time', from: m.times[0]!, to: m.times[m.times.length - 1]! }];
       continue;
     }
-    return { vs, misses: misses ?? NO_MISSES };
+    out.vs = vs;
+    out.misses = misses ?? NO_MISSES;
+    return vs;
   }
-  return { vs: null, misses: misses ?? NO_MISSES };
+  out.vs = null;
+  out.misses = misses ?? NO_MISSES;
+  return null;
 }
 
 function periodMiss(published: PublishedProducts, c: Candidate, timeMs: number): Miss {

@@ -27,7 +27,7 @@ import { planAtLeast } from '../access/plans.js';
 import { builderSelected, type BuildContext, type FeedRead, type FeedView, type FieldBuilder, type PointRequest, type SharedResults } from '../fields/contract.js';
 import { BUILDERS, FIELD_GROUPS, type FieldGroup } from '../fields/registry.js';
 import type { PublishedProducts } from '../router/published.js';
-import { route, type Miss } from '../router/route.js';
+import { newRouteInto, routeInto, type Miss, type RouteInto } from '../router/route.js';
 import { noRouteError } from '../router/route-errors.js';
 import { mapTileError } from '../tile-errors.js';
 
@@ -91,6 +91,8 @@ export class WeatherService {
   private readonly byOnly = new WeakMap<readonly string[], Partial<Record<Plan, Selection[]>>>();
   private nextSelectionId = 0;
   private readonly planner = new LookupPlanner();
+  /** The route of the feed being routed (prepare: read at once, before the next feed's). */
+  private readonly routed: RouteInto = newRouteInto();
 
   constructor(
     private readonly tiles: TileStore,
@@ -147,6 +149,11 @@ export class WeatherService {
     const pins = this.planner.pins;
     const readMasks = this.planner.readMasks;
     let passedOver: Map<string, readonly Miss[]> | null = null;
+    const r = this.routed;
+    r.lat = q.lat;
+    r.lon = q.lon;
+    r.timeMs = timeMs;
+    r.wallMs = wallMs;
     for (let f = 0; f < feeds.length; f++) {
       const reads = selection.readsAt[f]!;
       let mask = selection.alwaysMask[f]!;
@@ -159,14 +166,18 @@ export class WeatherService {
       readMasks[f] = mask;
       pins[f] = null;
       if (mask === 0) continue;
-      const r = route(this.published, this.tiles, feeds[f]!, q.lat, q.lon, q.timeMs, wallMs);
-      if (!r.vs) {
+      const vs = routeInto(r, this.published, this.tiles, feeds[f]!);
+      if (!vs) {
         const required = reads.find((x, k) => (mask & (1 << k)) !== 0 && x.required)?.required;
         if (required) throw noRouteError(required.what, r.misses, q);
         continue;
       }
-      pins[f] = r.vs;
-      for (const m of r.misses) if (m.why === 'stale') (passedOver ??= new Map()).set(feeds[f]!, [...(passedOver.get(feeds[f]!) ?? []), m]);
+      pins[f] = vs;
+      const misses = r.misses;
+      for (let k = 0; k < misses.length; k++) {
+        const m = misses[k]!;
+        if (m.why === 'stale') (passedOver ??= new Map()).set(feeds[f]!, [...(passedOver.get(feeds[f]!) ?? []), m]);
+      }
     }
     return { q, groups: req.groups, selection, plan: this.planner.plan(selection), passedOver };
   }
