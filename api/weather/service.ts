@@ -74,15 +74,15 @@ interface Prepared {
 
 const NO_MISSES: readonly Miss[] = [];
 
-/** A lookup's samples: at the time asked (null: no value here) and the trend's time back (null: none). */
-interface LookupSamples {
-  now: PointSample | null;
-  past: PointSample | null;
+/**
+ * Per lookup (plan order), its samples at the time asked (null: no value here) and the trend's time back (null:
+ * none). The service's own, filled again by each request: a request's complete sampleAll is followed at once,
+ * synchronously, by its build, which reads them (no object per lookup).
+ */
+interface Samples {
+  now: (PointSample | null)[];
+  past: (PointSample | null)[];
 }
-/** Per lookup (plan order), its samples. */
-type Samples = (LookupSamples | undefined)[];
-
-const NO_SAMPLES: LookupSamples = { now: null, past: null };
 
 export class WeatherService {
   private readonly clock: () => number;
@@ -93,6 +93,7 @@ export class WeatherService {
   private readonly planner = new LookupPlanner();
   /** The route of the feed being routed (prepare: read at once, before the next feed's). */
   private readonly routed: RouteInto = newRouteInto();
+  private readonly samples: Samples = { now: [], past: [] };
 
   constructor(
     private readonly tiles: TileStore,
@@ -126,15 +127,11 @@ export class WeatherService {
     }
   }
 
-  /** Every lookup's samples by `get`; undefined at the first that must be loaded. */
+  /** Every lookup's samples by `get` (into the service's `samples`, for the build that follows); undefined at the first that must be loaded. */
   private sampleAll(p: Prepared, get: Sampler): Samples | undefined {
     const lookups = p.plan.lookups;
-    const samples: Samples = new Array(lookups.length);
-    for (let k = 0; k < lookups.length; k++) {
-      const got = this.sampleLookup(p, lookups[k]!, get);
-      if (got === undefined) return undefined;
-      samples[k] = got;
-    }
+    const samples = this.samples;
+    for (let k = 0; k < lookups.length; k++) if (!this.sampleLookup(p, lookups[k]!, get, k, samples)) return undefined;
     return samples;
   }
 
@@ -211,36 +208,42 @@ export class WeatherService {
    * fatal for a required feed (mapped to the API's error), else "no value
    * here"; the trend outside the version's time axis is simply absent.
    */
-  private sampleLookup(p: Prepared, l: Lookup, get: Sampler): LookupSamples | undefined {
+  private sampleLookup(p: Prepared, l: Lookup, get: Sampler, k: number, out: Samples): boolean {
     const { lat, lon, timeMs } = p.q;
     let now: PointSample | undefined;
     try {
       now = get(l.vs, lat, lon, l.static ? null : timeMs, l.variables);
     } catch (err) {
-      if (err instanceof TileError && !l.reads.some((r) => r.required)) return NO_SAMPLES;
+      if (err instanceof TileError && !l.reads.some((r) => r.required)) {
+        out.now[k] = null;
+        out.past[k] = null;
+        return true;
+      }
       throw mapTileError(err, { timeRequested: p.q.timeRequested });
     }
-    if (now === undefined) return undefined;
+    if (now === undefined) return false;
     for (const r of l.reads) {
       // `when` first: it is nearly always false, and `variables` looks its list up by manifest (a WeakMap).
       if (!r.extra || !r.extra.when(now)) continue;
       const variables = r.extra.variables(l.vs.manifest);
       if (variables.length === 0) continue;
       const more = get(l.vs, lat, lon, timeMs, variables);
-      if (!more) return undefined;
+      if (!more) return false;
       Object.assign(now.values, more.values);
     }
     let past: PointSample | null = null;
     if (l.history) {
       try {
         const got = get(l.vs, lat, lon, timeMs + l.history.offsetMs, l.history.variables);
-        if (got === undefined) return undefined;
+        if (got === undefined) return false;
         past = got;
       } catch (err) {
         if (!(err instanceof TileError && err.code === 'TIME_OUT_OF_RANGE')) throw err;
       }
     }
-    return { now, past };
+    out.now[k] = now;
+    out.past[k] = past;
+    return true;
   }
 
   private build(p: Prepared, samples: Samples): Record<string, unknown> {
@@ -281,8 +284,8 @@ class RequestBuild implements BuildContext {
     if (v !== undefined) return v;
     const at = f < 0 ? -1 : p.plan.lookupAt[f]!;
     const l = at < 0 ? undefined : p.plan.lookups[at]!;
-    const s = l ? this.samples[at] : undefined;
-    v = l && s?.now ? { manifest: l.vs.manifest, timesMs: l.vs.timesMs, now: s.now, past: s.past, passedOver: p.passedOver?.get(name) ?? NO_MISSES } : null;
+    const now = l ? this.samples.now[at] : null;
+    v = l && now ? { manifest: l.vs.manifest, timesMs: l.vs.timesMs, now, past: this.samples.past[at] ?? null, passedOver: p.passedOver?.get(name) ?? NO_MISSES } : null;
     if (f >= 0) this.views[f] = v;
     return v;
   }
