@@ -17,6 +17,8 @@ export type FloorResult = LoadResult & {
   ratio: number;
   /** The replayed answer on the wire (status line, headers, body), bytes. */
   answerBytes: number;
+  /** The median `elapsed_ms` its answers carried (./replay.ts), where the answer has one and its bodies were read. */
+  elapsedMedianMs?: number;
 };
 
 /** A running server, as ./servers.ts hands it over. */
@@ -46,8 +48,11 @@ export async function withFloorServer<R>(dataDir: string, sources: readonly Floo
   return withServer('floor', dataDir, [], (child, base) => fn({ child, base }, routes), routes);
 }
 
-/** A floor's windows against the bare route's windows of the same rounds. */
-export function floorAgainstBare(rounds: readonly LoadResult[], bare: readonly LoadResult[], route: ReplayRoute): FloorResult {
+/** A floor's windows against the bare route's windows of the same rounds; `elapsed`: the `elapsed_ms` of the answers read. */
+export function floorAgainstBare(rounds: readonly LoadResult[], bare: readonly LoadResult[], route: ReplayRoute, elapsed: readonly number[] = []): FloorResult {
   const ratios = rounds.map((w, r) => w.rps / bare[r]!.rps);
-  return { ...combineRounds(rounds), ratios, ratio: median(ratios), answerBytes: route.answer.bytes };
+  return {
+    ...combineRounds(rounds), ratios, ratio: median(ratios), answerBytes: route.answer.bytes,
+    ...(elapsed.length > 0 ? { elapsedMedianMs: median(elapsed) } : {}),
+  };
 }

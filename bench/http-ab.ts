@@ -10,7 +10,8 @@
  * server (./servers.ts, forked from the file given), then per round loads,
  * in the order A B or B A (swapped every round), the access layer alone,
  * weather.php with each key and widget.php with the Free key, and prints
- * each window's server CPU per request (µs) and the load average. Keys and
+ * each window's server CPU per request (µs), weather.php's `elapsed_ms`
+ * median and the load average. Keys and
  * quotas in Redis with BENCH_REDIS_URL (as the http section); BENCH_AB_WINDOWS
  * (e.g. `business,widget`) measures only those windows, BENCH_PROFILE_DIR
  * writes a CPU profile of each server.
@@ -110,9 +111,15 @@ async function main(): Promise<void> {
         // elsewhere on a shared machine weighs on both figures of a round alike.
         const one = async (name: string, o: HttpBenchOptions) => {
           const s = servers[name]![w.kind];
-          const res = await measureWith(w.kind, s.child, s.base, o, w.key, { widget: w.widget, warmupMs: r === 0 ? 1000 : 300 });
+          const elapsed: number[] = [];
+          const onBody = (body: string) => {
+            if (w.widget) return;
+            const e = (JSON.parse(body) as { elapsed_ms?: number }).elapsed_ms;
+            if (e !== undefined) elapsed.push(e);
+          };
+          const res = await measureWith(w.kind, s.child, s.base, o, w.key, { widget: w.widget, warmupMs: r === 0 ? 1000 : 300, onBody });
           cpu.get(w.label)![name as 'A' | 'B'].push(res.cpuUsPerRequest!);
-          console.log(`round ${r + 1} ${w.label.padEnd(8)} ${name}: ${res.cpuUsPerRequest!.toFixed(1)} µs (sys ${res.sysUsPerRequest!.toFixed(1)}), ${res.rps.toFixed(0)} req/s, load ${loadavg()[0]!.toFixed(1)}`);
+          console.log(`round ${r + 1} ${w.label.padEnd(8)} ${name}: ${res.cpuUsPerRequest!.toFixed(1)} µs (sys ${res.sysUsPerRequest!.toFixed(1)}), ${res.rps.toFixed(0)} req/s, elapsed_ms median ${elapsed.length ? median(elapsed).toFixed(3) : '-'}, load ${loadavg()[0]!.toFixed(1)}`);
         };
         if (interleaveMs > 0) await interleaved(w, r);
         else if (together) await Promise.all(order.map((name) => one(name, { ...opts, connections: opts.connections / 2 })));

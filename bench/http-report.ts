@@ -38,7 +38,8 @@ export async function runHttpSection(ctx: BenchContext): Promise<void> {
     for (const [what, f] of [['weather.php', w.floor], ['widget.php', w.widgetFloor]] as const) {
       if (!f) continue;
       console.log(`  floor of ${what}, ${`${w.plan} key:`.padEnd(13)} ${f.rps.toFixed(0)} req/s (${f.cpuUsPerRequest?.toFixed(1)} µs; its answer at a bench point, ` +
-        `${f.answerBytes} B, replayed behind the access layer; latency median ${f.medianMs.toFixed(2)} ms, p99 ${f.p99Ms.toFixed(2)} ms)`);
+        `${f.answerBytes} B, replayed behind the access layer; latency median ${f.medianMs.toFixed(2)} ms, p99 ${f.p99Ms.toFixed(2)} ms` +
+        `${f.elapsedMedianMs !== undefined ? `; elapsed_ms median ${f.elapsedMedianMs.toFixed(3)}` : ''})`);
     }
   }
   console.log(`  ratio access layer alone / bare: ${http.access.ratio.toFixed(2)} (median of the rounds ${list(http.access.ratios)}; the ceiling of weather.php's)`);

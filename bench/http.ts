@@ -245,7 +245,9 @@ export async function runHttpBench(opts: HttpBenchOptions): Promise<HttpBenchRes
       withServer('weather', opts.dataDir, opts.points, (child, base) => withFloorServer(opts.dataDir, sources(base), async (floor, routes) => {
         const bare: LoadResult[] = [];
         const access = { rounds: [] as LoadResult[], elapsed: [] as number[] };
-        const per = opts.keys.map(() => ({ weather: [] as LoadResult[], widget: [] as LoadResult[], elapsed: [] as number[], floor: [] as LoadResult[], widgetFloor: [] as LoadResult[] }));
+        const per = opts.keys.map(() => ({
+          weather: [] as LoadResult[], widget: [] as LoadResult[], elapsed: [] as number[], floor: [] as LoadResult[], floorElapsed: [] as number[], widgetFloor: [] as LoadResult[],
+        }));
         const meter = opts.redisUrl ? new RedisCpuMeter(opts.redisUrl) : null;
         const redisCpu = meter ? { access: { us: 0, decisions: 0 }, weather: { us: 0, decisions: 0 } } : null;
         const metered = <R extends LoadResult>(into: RedisCpu | undefined, window: () => Promise<R>) => (meter && into ? meter.around(into, window) : window());
@@ -259,7 +261,7 @@ export async function runHttpBench(opts: HttpBenchOptions): Promise<HttpBenchRes
               const acc = per[k]!;
               acc.weather.push(await metered(redisCpu?.weather, () =>
                 measureWith('weather', child, base, win, apiKey, { onBody: elapsedInto(acc.elapsed), warmupMs })));
-              acc.floor.push(await measureWith('floor', floor.child, floor.base, win, apiKey, { path: floorPath(plan), warmupMs }));
+              acc.floor.push(await measureWith('floor', floor.child, floor.base, win, apiKey, { path: floorPath(plan), onBody: elapsedInto(acc.floorElapsed), warmupMs }));
               // widget.php on the same server, same key and points, right after: the box of the base fields, rendered.
               acc.widget.push(await metered(redisCpu?.weather, () => measureWith('weather', child, base, win, apiKey, { widget: true, warmupMs })));
               if (plan === WIDGET_TARGET_PLAN) {
@@ -276,7 +278,7 @@ export async function runHttpBench(opts: HttpBenchOptions): Promise<HttpBenchRes
           return {
             ...againstBare(acc.weather, bare, acc.elapsed),
             plan,
-            floor: floorAgainstBare(acc.floor, bare, route(floorPath(plan))),
+            floor: floorAgainstBare(acc.floor, bare, route(floorPath(plan)), acc.floorElapsed),
             widget: combineRounds(acc.widget),
             widgetRatio: median(acc.widget.map((w, r) => w.rps / acc.weather[r]!.rps)),
             ...(acc.widgetFloor.length > 0 ? {

@@ -13,12 +13,21 @@
  * keep-alive) and less the access layer's own (the rate-limit headers, which
  * the access layer in front sets again, at the same place: after the route's
  * headers), so the replayed answer is the captured one byte for byte but for
- * Node's own headers and the rate-limit values of the moment
+ * Node's own headers, the rate-limit values of the moment and `elapsed_ms`
  * (test/bench/replay.test.ts).
+ *
+ * `elapsed_ms`: weather.php's body carries the request's own, taken after the
+ * quota and before the body is written (api/routes/weather.ts); the replay
+ * writes its own at the same place, into a slot of {@link ELAPSED_SLOT}
+ * characters padded with spaces (JSON whitespace: the body's length is fixed).
+ * So the floor's `elapsed_ms` is what a request waits at that load when
+ * answers cost only their bytes: the floor of weather.php's.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { connect } from 'node:net';
 import type { Endpoint } from '../api/access/contract.js';
+import { elapsedMs } from '../api/plugins/timing.js';
+import { DECIMALS, roundTo } from '../api/weather/precision.js';
 
 /** Headers Node writes itself (framing, date, keep-alive): never replayed, never compared. */
 export const NODE_OWN_HEADERS: ReadonlySet<string> = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
@@ -76,20 +85,42 @@ export async function captureAnswer(base: string, path: string, apiKey: string):
   return parseCapturedAnswer(await captureRaw(base, path, apiKey));
 }
 
+/** Characters the replayed `elapsed_ms` occupies: its number, then spaces (up to 99,999.999 ms). */
+export const ELAPSED_SLOT = 9;
+const ELAPSED_KEY = '"elapsed_ms":';
+
+/** A body with its `elapsed_ms` number (if it has one) replaced by a blank slot: the template, and the slot's byte offset. */
+export function withElapsedSlot(body: Buffer): { template: Buffer; at: number } | undefined {
+  const key = body.indexOf(ELAPSED_KEY);
+  if (key < 0) return undefined;
+  const at = key + ELAPSED_KEY.length;
+  let end = at;
+  // A JSON number's characters: digits, sign, point, exponent.
+  while (end < body.length && /[0-9.eE+-]/.test(String.fromCharCode(body[end]!))) end++;
+  const template = Buffer.concat([body.subarray(0, at), Buffer.alloc(ELAPSED_SLOT, ' '), body.subarray(end)]);
+  return { template, at };
+}
+
 /**
  * The replay route on an app that has the access layer (./servers.ts): the
  * quota decided as weather.php decides it (after the key check in
  * onRequest), then the captured headers, then the body in the form weather.php
  * and widget.php return theirs: a Buffer of its UTF-8 bytes with its content
- * type set (encoded here once: the floor computes nothing). Fastify sends it
- * as it is.
+ * type set (encoded here once: the floor computes nothing), with its own
+ * `elapsed_ms` where the answer has one. Fastify sends it as it is.
  */
 export function registerReplay(app: FastifyInstance, route: ReplayRoute): void {
   const headers = Object.fromEntries(route.answer.headers);
   const body = Buffer.from(route.answer.body, 'utf8');
+  const slot = withElapsedSlot(body);
   app.get(route.path, { config: { endpoint: route.endpoint } }, async function replay(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
     await this.consumeQuota(request, reply);
     reply.headers(headers);
-    return body;
+    if (!slot) return body;
+    // A copy per answer, as weather.php writes a body per answer: Node may hold a sent Buffer until the socket drains.
+    const out = Buffer.allocUnsafe(slot.template.length);
+    slot.template.copy(out);
+    out.write(String(roundTo(elapsedMs(request), DECIMALS.elapsed_ms)).slice(0, ELAPSED_SLOT), slot.at, 'latin1');
+    return out;
   });
 }

@@ -2,7 +2,8 @@
  * The floor server replays an answer byte for byte: weather.php's and
  * widget.php's answers, captured over a raw socket from the real app, come
  * back from the access layer + replay route (bench/servers.ts
- * buildAccessApp) identical but for the headers Node writes itself.
+ * buildAccessApp) identical but for the headers Node writes itself and each
+ * server's own `elapsed_ms`.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,13 +11,13 @@ import { buildApp } from '../../api/app.js';
 import { createAccessServices, type AccessServices } from '../../api/access/services.js';
 import { benchAccessEnv, createBenchKey } from '../../bench/api-key.js';
 import { floorPath } from '../../bench/floor.js';
-import { ACCESS_OWN_HEADERS, captureRaw, NODE_OWN_HEADERS, parseCapturedAnswer, type ReplayRoute } from '../../bench/replay.js';
+import { ACCESS_OWN_HEADERS, captureRaw, ELAPSED_SLOT, withElapsedSlot, NODE_OWN_HEADERS, parseCapturedAnswer, type ReplayRoute } from '../../bench/replay.js';
 import { buildAccessApp } from '../../bench/servers.js';
 import { HOUR_MS, T0_MS, tempDataDir, writeDem, writeMainNwp } from '../api/tile-fixture.js';
 
-/** The raw answer less Node's own header lines (framing, date, keep-alive), everything else as sent. */
+/** The raw answer less Node's own header lines (framing, date, keep-alive), everything else as sent but each server's own `elapsed_ms`. */
 function withoutNodeOwn(raw: Buffer): string {
-  const text = raw.toString('latin1');
+  const text = raw.toString('latin1').replace(/"elapsed_ms":[0-9.]+ */, '"elapsed_ms":(own)');
   const split = text.indexOf('\r\n\r\n');
   const lines = text.slice(0, split).split('\r\n');
   return [...lines.filter((l, i) => i === 0 || !NODE_OWN_HEADERS.has(l.slice(0, l.indexOf(':')).toLowerCase())), '', text.slice(split + 4)].join('\r\n');
@@ -82,11 +83,34 @@ describe('the floor server: a captured answer replayed behind the access layer',
       const text = withoutNodeOwn(replayed);
       expect(text).toContain(endpoint === 'weather' ? '"temperature"' : 'Firenze');
       for (const h of ACCESS_OWN_HEADERS) expect(text.split(`\r\n${h}: `)).toHaveLength(2);
+      if (endpoint === 'weather') {
+        // The floor's own elapsed_ms, a number in a slot of fixed width: the body is JSON still, one slot longer at most.
+        const body = replayed.subarray(replayed.indexOf('\r\n\r\n') + 4);
+        const { elapsed_ms } = JSON.parse(body.toString('utf8')) as { elapsed_ms: unknown };
+        expect(typeof elapsed_ms).toBe('number');
+        expect(elapsed_ms).toBeGreaterThanOrEqual(0);
+        expect(elapsed_ms).toBeLessThan(1000);
+        expect(body.toString('latin1')).toMatch(new RegExp(`"elapsed_ms":[0-9.]+ *[,}]`));
+        expect(/"elapsed_ms":([0-9.]+ *)/.exec(body.toString('latin1'))![1]).toHaveLength(ELAPSED_SLOT);
+      }
     });
   }
 
   it('refuses to take anything but a 200 as an answer to replay', async () => {
     const refused = await captureRaw(weatherBase, WEATHER, 'mp_notakeyatall0000000000000000000000000000');
     expect(() => parseCapturedAnswer(refused)).toThrow(/expected a 200 answer, got "HTTP\/1.1 401/);
+  });
+});
+
+describe("the replay's elapsed_ms slot", () => {
+  it('blanks the number where it stands, whatever its length, and leaves a body without one alone', () => {
+    for (const n of ['0.012', '12.5', '0', '1e-7']) {
+      const body = Buffer.from(`{"temperature":21.4,"elapsed_ms":${n},"city":"Forlì"}`, 'utf8');
+      const slot = withElapsedSlot(body)!;
+      const text = slot.template.toString('utf8');
+      expect(text).toBe(`{"temperature":21.4,"elapsed_ms":${' '.repeat(ELAPSED_SLOT)},"city":"Forlì"}`);
+      expect(slot.template.subarray(slot.at, slot.at + ELAPSED_SLOT).toString('latin1')).toBe(' '.repeat(ELAPSED_SLOT));
+    }
+    expect(withElapsedSlot(Buffer.from('<div>Firenze</div>'))).toBeUndefined();
   });
 });

@@ -65,6 +65,29 @@ describe('the floors of the targets', () => {
     expect(timeUnreachable(0.25, 0.2, basis)).toBeUndefined(); // 50 µs of room
   });
 
+  it('divides a time target\'s room by the answers a request waits for at the load', () => {
+    // 50 µs left, each µs of an answer adding 11 µs of waiting: 4.5 µs per answer, less than the point read's 4.65.
+    expect(timeUnreachable(0.25, 0.2, basis, 11)).toBe("the floor leaves 4.5 µs per answer (50.0 µs over 11.0 answers' waiting), less than the point read's 4.7 µs");
+    expect(timeUnreachable(0.25, 0.2, basis, 10)).toBeUndefined(); // 5.0 µs ≥ 4.65
+  });
+
+  it("reads elapsed_ms against the Business answer's floor where the replay measured one, its waiting from the floor's CPU", () => {
+    const withFloor = {
+      redis: true,
+      weather: [{ plan: 'business' as const, ratio: 0.3, p99Ms: 10, elapsedMedianMs: 0.42, widgetRatio: 0.9, floor: { ratio: 0.52, elapsedMedianMs: 0.22, cpuUsPerRequest: 20 } }],
+      access: { ratio: 0.68, elapsedMedianMs: 0.13 },
+      bare: { cpuUsPerRequest: 11.5 },
+      pointReadUs: 2,
+    };
+    const line = (h: typeof withFloor) => httpChecks(h).map(describeCheck).find((l) => l.includes('elapsed_ms'));
+    // 30 µs left over 220 / 20 = 11 answers' waiting: 2.7 µs per answer, room for the 2 µs point read.
+    expect(line(withFloor)).toBe('  elapsed_ms median, business key: 0.420 ms (target ≤ 0.25 ms with Redis quotas; ' +
+      "floor 0.220 ms = access layer + this answer's bytes (access layer alone 0.130 ms)): FAIL");
+    const tighter = { ...withFloor, weather: [{ ...withFloor.weather[0]!, floor: { ratio: 0.52, elapsedMedianMs: 0.24, cpuUsPerRequest: 20 } }] };
+    // 10 µs over 12 answers: 0.8 µs.
+    expect(line(tighter)).toContain("unreachable on this machine: the floor leaves 0.8 µs per answer (10.0 µs over 12.0 answers' waiting), less than the point read's 2.0 µs");
+  });
+
   const measured = {
     redis: true,
     weather: [
