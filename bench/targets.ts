@@ -47,6 +47,8 @@ export interface Check {
   pass: boolean;
   /** Why a missed target cannot be met on this machine (its floor), when it cannot. */
   unreachable?: string;
+  /** For a missed target within reach: the CPU per request its floor leaves, and what the answer spends over its floor. */
+  inReach?: string;
 }
 
 /** What a floor verdict reads besides the floor: the bare route's CPU per request and the point read of the same run, µs. */
@@ -69,8 +71,18 @@ export function ratioUnreachable(target: number, floor: number, basis: FloorBasi
   if (basis.bareUs === undefined || basis.pointReadUs === undefined) return undefined;
   const roomUs = basis.bareUs * (1 / target - 1 / floor);
   if (roomUs >= basis.pointReadUs) return undefined;
-  return `the floor leaves ${roomUs.toFixed(1)} µs per request (${denominator} ${basis.bareUs.toFixed(1)} µs × (1/${target} − 1/${floor.toFixed(2)})), ` +
-    `less than the point read's ${basis.pointReadUs.toFixed(1)} µs`;
+  return `${ratioRoom(target, floor, basis.bareUs, denominator)}, less than the point read's ${basis.pointReadUs.toFixed(1)} µs`;
+}
+
+/** The CPU per request a ratio target allows over its floor's, as the verdicts print it. */
+function ratioRoom(target: number, floor: number, bareUs: number, denominator: string): string {
+  const roomUs = bareUs * (1 / target - 1 / floor);
+  return `the floor leaves ${roomUs.toFixed(1)} µs per request (${denominator} ${bareUs.toFixed(1)} µs × (1/${target} − 1/${floor.toFixed(2)}))`;
+}
+
+/** What an answer spends over its floor, µs per request, as the verdicts print it ('' when either is unmeasured). */
+function spends(ownUs: number | undefined, floorUs: number | undefined): string {
+  return ownUs !== undefined && floorUs !== undefined ? `; this answer spends ${(ownUs - floorUs).toFixed(1)} over its floor's ${floorUs.toFixed(1)}` : '';
 }
 
 /**
@@ -88,12 +100,18 @@ export function timeUnreachable(targetMs: number, floorMs: number, basis: FloorB
   return `the floor leaves ${roomUs.toFixed(1)} µs${how}, less than the point read's ${basis.pointReadUs.toFixed(1)} µs`;
 }
 
-/** A ratio check with its floor: the floor's figure, and on a miss whether the floor puts it out of reach. */
+/**
+ * A ratio check with its floor: the floor's figure, and on a miss whether the floor puts it out of reach or how
+ * far it is (the room the floor leaves; with `ownUs` and the floor's `cpuUs`, the answer's CPU over its floor's).
+ */
 export function ratioCheck(
-  what: string, ratio: number, target: number, floor: { ratio: number; of: string } | undefined, basis: FloorBasis, shown: { ceiling?: number; digits?: number } = {},
+  what: string, ratio: number, target: number, floor: { ratio: number; of: string; cpuUs?: number } | undefined, basis: FloorBasis,
+  shown: { ceiling?: number; digits?: number; ownUs?: number } = {},
 ): Check {
   const pass = ratio >= target;
   const unreachable = !pass && floor ? ratioUnreachable(target, floor.ratio, basis) : undefined;
+  const inReach = !pass && floor && !unreachable && basis.bareUs !== undefined
+    ? `${ratioRoom(target, floor.ratio, basis.bareUs, 'bare')}${spends(shown.ownUs, floor.cpuUs)}` : undefined;
   const digits = shown.digits ?? 2;
   return {
     what,
@@ -103,6 +121,7 @@ export function ratioCheck(
     ...(shown.ceiling !== undefined ? { ceiling: shown.ceiling.toFixed(2) } : {}),
     pass,
     ...(unreachable ? { unreachable } : {}),
+    ...(inReach ? { inReach } : {}),
   };
 }
 
@@ -151,8 +170,8 @@ export function httpChecks(m: HttpFigures): Check[] {
   for (const w of m.weather) {
     const target = RATIO_TARGET[w.plan];
     if (target === undefined) continue;
-    const floor = w.floor ? { ratio: w.floor.ratio, of: THIS_ANSWER } : undefined;
-    checks.push(ratioCheck(`weather.php / bare, ${w.plan} key`, w.ratio, target, floor, basis, { ceiling: m.access.ratio }));
+    const floor = w.floor ? { ratio: w.floor.ratio, of: THIS_ANSWER, ...cpuOf(w.floor) } : undefined;
+    checks.push(ratioCheck(`weather.php / bare, ${w.plan} key`, w.ratio, target, floor, basis, { ceiling: m.access.ratio, ...ownOf(w) }));
   }
   const free = m.weather.find((w) => w.plan === WIDGET_TARGET_PLAN);
   if (free) checks.push(widgetCheck(free, basis));
@@ -162,6 +181,9 @@ export function httpChecks(m: HttpFigures): Check[] {
     const pass = business.elapsedMedianMs <= target;
     const floor = elapsedFloor(business.floor, m.access.elapsedMedianMs);
     const unreachable = pass ? undefined : timeUnreachable(target, floor.ms, basis, floor.waits);
+    const room = ((target - floor.ms) * 1000) / floor.waits;
+    const inReach = pass || unreachable ? undefined
+      : `the floor leaves ${room.toFixed(1)} µs per answer${spends(business.cpuUsPerRequest, business.floor?.cpuUsPerRequest)}`;
     checks.push({
       what: 'elapsed_ms median, business key',
       measured: `${business.elapsedMedianMs.toFixed(3)} ms`,
@@ -169,10 +191,14 @@ export function httpChecks(m: HttpFigures): Check[] {
       floor: floor.text,
       pass,
       ...(unreachable ? { unreachable } : {}),
+      ...(inReach ? { inReach } : {}),
     });
   }
   return checks;
 }
+
+const cpuOf = (f: { cpuUsPerRequest?: number }) => (f.cpuUsPerRequest !== undefined ? { cpuUs: f.cpuUsPerRequest } : {});
+const ownOf = (w: { cpuUsPerRequest?: number }) => (w.cpuUsPerRequest !== undefined ? { ownUs: w.cpuUsPerRequest } : {});
 
 /**
  * `elapsed_ms`'s floor: the Business answer's bytes behind the access layer, its own `elapsed_ms` (./replay.ts): at
@@ -229,7 +255,8 @@ export function randomChecks(random: { plan: Plan; ratio: number; p99Ms: number 
 /** One target's line: figure, target, floor, ceiling, verdict, and why a miss is out of reach here. */
 export function describeCheck(c: Check): string {
   const beside = `${c.floor ? `; floor ${c.floor}` : ''}${c.ceiling ? `; access layer alone ${c.ceiling}` : ''}`;
-  return `  ${c.what}: ${c.measured} (target ${c.target}${beside}): ${c.pass ? 'PASS' : 'FAIL'}${c.unreachable ? ` — unreachable on this machine: ${c.unreachable}` : ''}`;
+  const why = c.unreachable ? ` — unreachable on this machine: ${c.unreachable}` : c.inReach ? ` — in reach: ${c.inReach}` : '';
+  return `  ${c.what}: ${c.measured} (target ${c.target}${beside}): ${c.pass ? 'PASS' : 'FAIL'}${why}`;
 }
 
 /** The lines `npm run bench` prints at the end. */

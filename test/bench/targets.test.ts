@@ -74,15 +74,19 @@ describe('the floors of the targets', () => {
   it("reads elapsed_ms against the Business answer's floor where the replay measured one, its waiting from the floor's CPU", () => {
     const withFloor = {
       redis: true,
-      weather: [{ plan: 'business' as const, ratio: 0.3, p99Ms: 10, elapsedMedianMs: 0.42, widgetRatio: 0.9, floor: { ratio: 0.52, elapsedMedianMs: 0.22, cpuUsPerRequest: 20 } }],
+      weather: [{
+        plan: 'business' as const, ratio: 0.3, p99Ms: 10, elapsedMedianMs: 0.42, widgetRatio: 0.9, cpuUsPerRequest: 38.5,
+        floor: { ratio: 0.52, elapsedMedianMs: 0.22, cpuUsPerRequest: 20 },
+      }],
       access: { ratio: 0.68, elapsedMedianMs: 0.13 },
       bare: { cpuUsPerRequest: 11.5 },
       pointReadUs: 2,
     };
     const line = (h: typeof withFloor) => httpChecks(h).map(describeCheck).find((l) => l.includes('elapsed_ms'));
-    // 30 µs left over 220 / 20 = 11 answers' waiting: 2.7 µs per answer, room for the 2 µs point read.
+    // 30 µs left over 220 / 20 = 11 answers' waiting: 2.7 µs per answer, room for the 2 µs point read; the answer spends 18.5 over its floor.
     expect(line(withFloor)).toBe('  elapsed_ms median, business key: 0.420 ms (target ≤ 0.25 ms with Redis quotas; ' +
-      "floor 0.220 ms = access layer + this answer's bytes (access layer alone 0.130 ms)): FAIL");
+      "floor 0.220 ms = access layer + this answer's bytes (access layer alone 0.130 ms)): FAIL — in reach: the floor leaves 2.7 µs per answer; " +
+      "this answer spends 18.5 over its floor's 20.0");
     const tighter = { ...withFloor, weather: [{ ...withFloor.weather[0]!, floor: { ratio: 0.52, elapsedMedianMs: 0.24, cpuUsPerRequest: 20 } }] };
     // 10 µs over 12 answers: 0.8 µs.
     expect(line(tighter)).toContain("unreachable on this machine: the floor leaves 0.8 µs per answer (10.0 µs over 12.0 answers' waiting), less than the point read's 2.0 µs");
@@ -91,7 +95,7 @@ describe('the floors of the targets', () => {
   const measured = {
     redis: true,
     weather: [
-      { plan: 'business' as const, ratio: 0.22, p99Ms: 10, elapsedMedianMs: 1.0, widgetRatio: 0.9, floor: { ratio: 0.4 } },
+      { plan: 'business' as const, ratio: 0.22, p99Ms: 10, elapsedMedianMs: 1.0, widgetRatio: 0.9, floor: { ratio: 0.4, cpuUsPerRequest: 65 }, cpuUsPerRequest: 118 },
       {
         plan: 'free' as const, ratio: 0.31, p99Ms: 8, elapsedMedianMs: 0.5, widgetRatio: 0.74, floor: { ratio: 0.47 }, widgetFloor: { ratio: 0.25, overWeather: 0.82 }, cpuUsPerRequest: 84,
       },
@@ -105,8 +109,9 @@ describe('the floors of the targets', () => {
   it('prints each floor beside its figure, and the verdict after PASS or FAIL', () => {
     expect(lines()).toEqual([
       '  access layer alone / bare: 0.60 (target ≥ 0.6): PASS',
-      // 26 × (1/0.3 − 1/0.4) = 21.7 µs ≥ 4.65: within reach, a plain FAIL.
-      '  weather.php / bare, business key: 0.22 (target ≥ 0.3; floor 0.40 = access layer + this answer\'s bytes; access layer alone 0.60): FAIL',
+      // 26 × (1/0.3 − 1/0.4) = 21.7 µs ≥ 4.65: within reach, and how far: 118 − 65 µs over the floor.
+      '  weather.php / bare, business key: 0.22 (target ≥ 0.3; floor 0.40 = access layer + this answer\'s bytes; access layer alone 0.60): FAIL' +
+        " — in reach: the floor leaves 21.7 µs per request (bare 26.0 µs × (1/0.3 − 1/0.40)); this answer spends 53.0 over its floor's 65.0",
       '  weather.php / bare, free key: 0.31 (target ≥ 0.45; floor 0.47 = access layer + this answer\'s bytes; access layer alone 0.60): FAIL' +
         " — unreachable on this machine: the floor leaves 2.5 µs per request (bare 26.0 µs × (1/0.45 − 1/0.47)), less than the point read's 4.7 µs",
       // Read against weather.php Free's 84 µs: 84 × (1/0.8 − 1/0.82) = 2.56 µs < 4.65.
@@ -115,7 +120,8 @@ describe('the floors of the targets', () => {
       '  elapsed_ms median, business key: 1.000 ms (target ≤ 0.25 ms with Redis quotas; floor = access layer alone 0.390 ms): FAIL' +
         ' — unreachable on this machine: the floor is above the target',
       // random points read against the Business answer's floor: 26 × (1/0.3 − 1/0.4) = 21.7 µs of room.
-      "  random points / bare, business key: 0.26 (target ≥ 0.3; floor 0.40 = access layer + the business answer's bytes at a bench point; access layer alone 0.60): FAIL",
+      "  random points / bare, business key: 0.26 (target ≥ 0.3; floor 0.40 = access layer + the business answer's bytes at a bench point; access layer alone 0.60): FAIL" +
+        ' — in reach: the floor leaves 21.7 µs per request (bare 26.0 µs × (1/0.3 − 1/0.40))',
       '  random-points p99: 15.0 ms (target ≤ 2 × single-point p99 10.0 ms = 20.0 ms): PASS',
     ]);
   });
