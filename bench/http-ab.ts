@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import type { Plan } from '../api/access/contract.js';
 import { createBenchKey } from './api-key.js';
 import { benchPoints, buildBenchData } from './data.js';
-import { load, measureWith, WIDGET_BENCH_QUERY, type HttpBenchOptions } from './http.js';
+import { elapsedInto, load, measureWith, WIDGET_BENCH_QUERY, type HttpBenchOptions } from './http.js';
 import { processCpu } from './process-cpu.js';
 import { median } from './rounds.js';
 import { ACCESS_PATH, type ServerKind } from './servers.js';
@@ -112,12 +112,9 @@ async function main(): Promise<void> {
         const one = async (name: string, o: HttpBenchOptions) => {
           const s = servers[name]![w.kind];
           const elapsed: number[] = [];
-          const onBody = (body: string) => {
-            if (w.widget) return;
-            const e = (JSON.parse(body) as { elapsed_ms?: number }).elapsed_ms;
-            if (e !== undefined) elapsed.push(e);
-          };
-          const res = await measureWith(w.kind, s.child, s.base, o, w.key, { widget: w.widget, warmupMs: r === 0 ? 1000 : 300, onBody });
+          const res = await measureWith(w.kind, s.child, s.base, o, w.key, {
+            widget: w.widget, warmupMs: r === 0 ? 1000 : 300, ...(w.widget ? {} : { onBody: elapsedInto(elapsed) }),
+          });
           cpu.get(w.label)![name as 'A' | 'B'].push(res.cpuUsPerRequest!);
           console.log(`round ${r + 1} ${w.label.padEnd(8)} ${name}: ${res.cpuUsPerRequest!.toFixed(1)} µs (sys ${res.sysUsPerRequest!.toFixed(1)}), ${res.rps.toFixed(0)} req/s, elapsed_ms median ${elapsed.length ? median(elapsed).toFixed(3) : '-'}, load ${loadavg()[0]!.toFixed(1)}`);
         };

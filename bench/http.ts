@@ -197,7 +197,7 @@ export async function measureWith(
 }
 
 /** The elapsed_ms of every 64th answer, into `into`. */
-function elapsedInto(into: number[]): (body: string) => void {
+export function elapsedInto(into: number[]): (body: string) => void {
   return (body) => {
     const e = (JSON.parse(body) as { elapsed_ms?: number }).elapsed_ms;
     if (typeof e === 'number') into.push(e);
