@@ -69,20 +69,29 @@ export interface FloorBasis {
 export function ratioUnreachable(target: number, floor: number, basis: FloorBasis, denominator = 'bare'): string | undefined {
   if (floor < target) return 'the floor is below the target';
   if (basis.bareUs === undefined || basis.pointReadUs === undefined) return undefined;
-  const roomUs = basis.bareUs * (1 / target - 1 / floor);
-  if (roomUs >= basis.pointReadUs) return undefined;
+  if (ratioRoomUs(target, floor, basis.bareUs) >= basis.pointReadUs) return undefined;
   return `${ratioRoom(target, floor, basis.bareUs, denominator)}, less than the point read's ${basis.pointReadUs.toFixed(1)} µs`;
 }
 
-/** The CPU per request a ratio target allows over its floor's, as the verdicts print it. */
+/** The CPU per request a ratio target allows over its floor's, µs. */
+function ratioRoomUs(target: number, floor: number, bareUs: number): number {
+  return bareUs * (1 / target - 1 / floor);
+}
+
+/** The same, as the verdicts print it. */
 function ratioRoom(target: number, floor: number, bareUs: number, denominator: string): string {
-  const roomUs = bareUs * (1 / target - 1 / floor);
+  const roomUs = ratioRoomUs(target, floor, bareUs);
   return `the floor leaves ${roomUs.toFixed(1)} µs per request (${denominator} ${bareUs.toFixed(1)} µs × (1/${target} − 1/${floor.toFixed(2)}))`;
 }
 
 /** What an answer spends over its floor, µs per request, as the verdicts print it ('' when either is unmeasured). */
 function spends(ownUs: number | undefined, floorUs: number | undefined): string {
   return ownUs !== undefined && floorUs !== undefined ? `; this answer spends ${(ownUs - floorUs).toFixed(1)} over its floor's ${floorUs.toFixed(1)}` : '';
+}
+
+/** The CPU per answer a time target allows over its floor, µs: the time left over the answers a request waits for. */
+function timeRoomUs(targetMs: number, floorMs: number, waits: number): number {
+  return ((targetMs - floorMs) * 1000) / waits;
 }
 
 /**
@@ -94,7 +103,7 @@ function spends(ownUs: number | undefined, floorUs: number | undefined): string 
 export function timeUnreachable(targetMs: number, floorMs: number, basis: FloorBasis, waits = 1): string | undefined {
   if (floorMs > targetMs) return 'the floor is above the target';
   if (basis.pointReadUs === undefined) return undefined;
-  const roomUs = ((targetMs - floorMs) * 1000) / waits;
+  const roomUs = timeRoomUs(targetMs, floorMs, waits);
   if (roomUs >= basis.pointReadUs) return undefined;
   const how = waits > 1 ? ` per answer (${((targetMs - floorMs) * 1000).toFixed(1)} µs over ${waits.toFixed(1)} answers' waiting)` : '';
   return `the floor leaves ${roomUs.toFixed(1)} µs${how}, less than the point read's ${basis.pointReadUs.toFixed(1)} µs`;
@@ -181,7 +190,7 @@ export function httpChecks(m: HttpFigures): Check[] {
     const pass = business.elapsedMedianMs <= target;
     const floor = elapsedFloor(business.floor, m.access.elapsedMedianMs);
     const unreachable = pass ? undefined : timeUnreachable(target, floor.ms, basis, floor.waits);
-    const room = ((target - floor.ms) * 1000) / floor.waits;
+    const room = timeRoomUs(target, floor.ms, floor.waits);
     const inReach = pass || unreachable ? undefined
       : `the floor leaves ${room.toFixed(1)} µs per answer${spends(business.cpuUsPerRequest, business.floor?.cpuUsPerRequest)}`;
     checks.push({
