@@ -122,16 +122,16 @@ export class SunAtPoint {
  * (its azimuth's three more when read).
  * A cache of a pure function: what it gives is what computing again would.
  */
-const EPHEMERIS_FIELDS = 10;
+const EPHEMERIS_FIELDS = 8;
 /** Offsets in a slot: the instant (ms, UTC); apparent declination δ (rad), sin δ, cos δ; apparent sidereal time at Greenwich (degrees, unreduced); apparent right ascension (degrees); Earth–Sun distance (AU); equation of time (min). */
 const MS = 0;
 const DECL = 1;
 const SIN_DECL = 2;
 const COS_DECL = 3;
-const GAST = 5;
-const RA = 6;
-const DISTANCE = 7;
-const EOT = 8;
+const GAST = 4;
+const RA = 5;
+const DISTANCE = 6;
+const EOT = 7;
 const slots = new Float64Array(2 * EPHEMERIS_FIELDS).fill(NaN);
 /** The slot written last (the other is replaced next). */
 let newest = 0;
