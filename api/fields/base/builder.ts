@@ -139,7 +139,12 @@ function derivation(base: FeedView, lat: number, lon: number): Derivation {
   }
   // A loop, not find() with a closure: nearly always over an empty list, on every answer.
   let stale: FeedView['passedOver'][number] | undefined;
-  for (const p of base.passedOver) if (p.why === 'stale') stale = stale ?? p;
+  for (const p of base.passedOver) {
+    if (p.why === 'stale') {
+      stale = p;
+      break;
+    }
+  }
   if (stale?.why === 'stale') {
     return { derivation: undefined, note: `${stale.product} not used: it was built from ${stale.derivedFrom.product} ${stale.derivedFrom.version}, not the live ${stale.derivedFrom.product} ${stale.live ?? '(none)'}` };
   }
