@@ -11,11 +11,28 @@
  * docs/benchmarks-journal.md, "The publish window's collector"). The memory
  * they free is reported when they leave the cache instead (./freed-memory.ts).
  */
+import { setPriority } from 'node:os';
+import { workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { readBlock, type BlockRequest } from './block-read.js';
 
 /** A block to read; `shared`: into a SharedArrayBuffer (a warm's). */
 export type DecodeTask = BlockRequest & { shared?: boolean };
+
+/** What a decode thread is started with: its niceness (the TypeScript bootstrap's entry beside it, ../worker-module.ts). */
+export type DecodeThreadData = { readonly entry?: string; readonly nice: number };
+
+// On Linux, setpriority(PRIO_PROCESS, 0) sets the calling thread's niceness alone; elsewhere it
+// would lower the whole process, the event loop with it, so the warm keeps the default there,
+// as it does where the call is refused (a sandbox): a warm at the default priority still warms.
+const { nice } = workerData as DecodeThreadData;
+if (nice > 0 && process.platform === 'linux') {
+  try {
+    setPriority(nice);
+  } catch {
+    // the default priority, above
+  }
+}
 
 export default async function decodeBlock(req: DecodeTask): Promise<unknown> {
   if (req.shared) return readBlock(req, true);

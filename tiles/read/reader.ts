@@ -85,9 +85,9 @@ export class TileStore {
     const threads = opts.decodeThreads ?? 0;
     this.storage = tileStorage(root);
     this.root = typeof root === 'string' ? root : this.storage.location;
-    // Warms decode in threads whatever decodeThreads says: the event loop keeps answering from the live version.
-    // The larger pool first: the process-wide pool is replaced when a larger one is asked for (./decode-pool.ts).
-    const lanes = Math.max(1, threads, availableParallelism());
+    // Warms decode in threads whatever decodeThreads says: the event loop keeps answering from the live version
+    // (the warm pool's threads, at a lower priority: ./decode-pool.ts).
+    const lanes = availableParallelism();
     const warmDecode = opts.warm ? this.loader(threadDecoder(lanes, true)) : undefined;
     const decode = this.loader(threads > 0 ? threadDecoder(threads) : readBlock);
     this.cache = new ChunkCache(opts.cacheBytes ?? autoCacheBytes(this.storage), (id) => this.dropSlot(id), decode);
