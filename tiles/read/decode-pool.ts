@@ -21,7 +21,7 @@ import type { DecodeTask, DecodeThreadData } from './decode-worker.js';
  * route against 0.317–0.327 at 10, switch after 4.7–6.0 s against 5.1–7.4: docs/benchmarks-journal.md,
  * "The publish window's warm, at a lower priority"). On idle cores it changes nothing.
  */
-export const WARM_NICE = 10;
+const WARM_NICE = 10;
 
 type PoolKind = 'load' | 'warm';
 const pools = new Map<PoolKind, Piscina>();
@@ -43,12 +43,10 @@ function poolOf(kind: PoolKind, threads: number): Piscina {
  * {@link WARM_NICE}, its blocks in SharedArrayBuffers (./decode-worker.ts says why).
  */
 export function threadDecoder(threads: number, warm = false): (req: BlockRequest) => Promise<ChunkData> {
-  if (warm) {
-    const p = poolOf('warm', threads);
-    return (req) => p.run({ ...req, shared: true } satisfies DecodeTask) as Promise<ChunkData>;
-  }
-  const p = poolOf('load', threads);
-  return (req) => p.run(req) as Promise<ChunkData>;
+  // The pool is looked up at each call: one replaced by a larger one (another store's) is destroyed.
+  poolOf(warm ? 'warm' : 'load', threads);
+  if (warm) return (req) => poolOf('warm', threads).run({ ...req, shared: true } satisfies DecodeTask) as Promise<ChunkData>;
+  return (req) => poolOf('load', threads).run(req) as Promise<ChunkData>;
 }
 
 /** Blocks decoded in threads so far, both pools (tests). */

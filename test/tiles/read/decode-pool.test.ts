@@ -56,6 +56,14 @@ describe('decode threads', () => {
     expect(threadDecodes() - before).toBeGreaterThan(0);
   });
 
+  it('goes on decoding for a store after another asked for a larger pool', async () => {
+    const here = new TileStore(root, { cacheBytes: 64 << 20 });
+    const small = new TileStore(root, { cacheBytes: 64 << 20, decodeThreads: 3 });
+    new TileStore(root, { cacheBytes: 64 << 20, decodeThreads: 4 });
+    const at = [REGULAR.y0 + 0.3, REGULAR.x0 + 0.7, times[2]!.getTime()] as const;
+    expect(await small.sample('nwp', ...at)).toEqual(await here.sample('nwp', ...at));
+  });
+
   it.runIf(process.platform === 'linux')('runs a warm on threads at niceness 10, cold loads and the event loop at 0', async () => {
     const loads = new TileStore(root, { cacheBytes: 64 << 20, decodeThreads: 1 });
     const before = threadDecodes();
