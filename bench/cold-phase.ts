@@ -56,7 +56,7 @@ import { combineRounds, ROUNDS, type LoadResult } from './rounds.js';
 import { floorAgainstBare, floorPath, withFloorServer, type FloorResult, type FloorSource, type Running } from './floor.js';
 import type { ReplayRoute } from './replay.js';
 import { withServer } from './servers.js';
-import { COLD_PHASE_TARGET, ratioCheck, type Check, type FloorBasis } from './targets.js';
+import { COLD_PHASE_TARGET, cpuOf, ownOf, ratioCheck, type Check, type FloorBasis } from './targets.js';
 import type { BenchContext } from './section.js';
 import { benchPoints } from './data.js';
 import { cpuPerRequest, processCpu } from './process-cpu.js';
@@ -300,18 +300,13 @@ export function describeColdPhase(r: ColdPhaseResult, redis: boolean, pointReadU
     ...(f.bare.cpuUsPerRequest !== undefined ? { bareUs: f.bare.cpuUsPerRequest } : {}),
     ...(pointReadUs !== undefined ? { pointReadUs } : {}),
   };
-  const floor = {
-    ratio: f.floor.ratio, of: "the first point's Business answer's bytes (every product)",
-    ...(f.floor.cpuUsPerRequest !== undefined ? { cpuUs: f.floor.cpuUsPerRequest } : {}),
-  };
+  const floor = { ratio: f.floor.ratio, of: "the first point's Business answer's bytes (every product)", ...cpuOf(f.floor) };
   const checks = (p: ColdPhase): Check[] => {
     const ratio = phaseRatio(p);
     const warm = `warm ${r.steady.load.p99Ms.toFixed(1)} ms, ${phaseRatio(r.steady).toFixed(3)}`;
     return [
       { what: `cold phase, ${p.what}: p99`, measured: `${p.load.p99Ms.toFixed(1)} ms`, target: `≤ ${t.p99Ms} ms; ${warm}`, pass: p.load.p99Ms <= t.p99Ms },
-      ratioCheck(`cold phase, ${p.what}: random points / bare`, ratio, t.ratio, floor, basis, {
-        digits: 3, ...(p.load.cpuUsPerRequest !== undefined ? { ownUs: p.load.cpuUsPerRequest } : {}),
-      }),
+      ratioCheck(`cold phase, ${p.what}: random points / bare`, ratio, t.ratio, floor, basis, { digits: 3, ...ownOf(p.load) }),
     ];
   };
   const us = (l: LoadResult) => (l.cpuUsPerRequest !== undefined ? `, server CPU ${l.cpuUsPerRequest.toFixed(1)} µs per request` : '');

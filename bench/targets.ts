@@ -206,8 +206,10 @@ export function httpChecks(m: HttpFigures): Check[] {
   return checks;
 }
 
-const cpuOf = (f: { cpuUsPerRequest?: number }) => (f.cpuUsPerRequest !== undefined ? { cpuUs: f.cpuUsPerRequest } : {});
-const ownOf = (w: { cpuUsPerRequest?: number }) => (w.cpuUsPerRequest !== undefined ? { ownUs: w.cpuUsPerRequest } : {});
+/** A floor's CPU per request as ratioCheck's `floor.cpuUs`, where measured. */
+export const cpuOf = (f: { cpuUsPerRequest?: number }) => (f.cpuUsPerRequest !== undefined ? { cpuUs: f.cpuUsPerRequest } : {});
+/** An answer's CPU per request as ratioCheck's `shown.ownUs`, where measured. */
+export const ownOf = (w: { cpuUsPerRequest?: number }) => (w.cpuUsPerRequest !== undefined ? { ownUs: w.cpuUsPerRequest } : {});
 
 /**
  * `elapsed_ms`'s floor: the Business answer's bytes behind the access layer, its own `elapsed_ms` (./replay.ts): at
