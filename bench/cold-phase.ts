@@ -22,6 +22,8 @@
  *    the server, which then stops; replayed behind the access layer alone,
  *    in rounds alternating with the same bare route (BENCH_SECONDS each in
  *    all).
+ * 7. The same answers computed in the bench's process (./answer-in-process.ts):
+ *    what the answer computes, apart from what serving it adds.
  *
  * The bare route is loaded again right after the start phase and right
  * after the publish phase (the serve process idle), so each phase is read
@@ -60,6 +62,7 @@ import { COLD_PHASE_TARGET, cpuOf, ownOf, ratioCheck, type Check, type FloorBasi
 import type { BenchContext } from './section.js';
 import { benchPoints } from './data.js';
 import { cpuPerRequest, processCpu } from './process-cpu.js';
+import { AnswerInProcess, describeInProcess, type InProcessAnswers } from './answer-in-process.js';
 
 const WEATHER_PATH = '/api/v1/weather.php';
 /** A starting server must be ready within this (the sample's warm takes seconds). */
@@ -89,6 +92,8 @@ export interface ColdPhaseResult {
   steady: ColdPhase;
   /** After the server stopped: the bare route and the floor (the first point's answer replayed behind the access layer) in alternating rounds. */
   floor: { bare: LoadResult; floor: FloorResult };
+  /** The same answers computed in the bench's process, once the server has stopped. */
+  inProcess: InProcessAnswers;
 }
 
 function freePort(): Promise<number> {
@@ -239,6 +244,7 @@ export async function runColdPhaseBench(opts: { dataDir?: string; seconds: numbe
         await stopServe(child);
         return bareAndFloorRounds({ child: bareChild, base: bareBase }, f, route!, httpOpts, apiKey);
       });
+      const inProcess = await new AnswerInProcess(root).measure(opts.points);
       return {
         bare, listeningMs, readyMs, firstAnswerMs,
         start: { what: 'start', load: startLoad, seconds: opts.seconds, bare: [bare, bareAfterStart] },
@@ -246,6 +252,7 @@ export async function runColdPhaseBench(opts: { dataDir?: string; seconds: numbe
         publish: { what: 'publish', load: pub, seconds: (switchedAt - loadStart) / 1000 + opts.seconds, bare: [bareAfterStart, bareAfterPublish] },
         steady: { what: 'steady', load: steady, seconds: opts.seconds, bare: [bareAfterPublish, floor.bare] },
         floor,
+        inProcess,
       };
     });
   } finally {
@@ -322,6 +329,7 @@ export function describeColdPhase(r: ColdPhaseResult, redis: boolean, pointReadU
       `  floor, after the server stopped (its first point's answer, ${f.floor.answerBytes} B, replayed behind the access layer; ${ROUNDS} rounds alternating with the bare route): ` +
         `${f.floor.rps.toFixed(0)} req/s${us(f.floor)}; bare ${f.bare.rps.toFixed(0)} req/s${us(f.bare)}; ratio ${f.floor.ratio.toFixed(3)} ` +
         `(rounds ${f.floor.ratios.map((x) => x.toFixed(3)).join(', ')})`,
+      describeInProcess(r.inProcess, r.steady.load.cpuUsPerRequest, r.floor.floor.cpuUsPerRequest),
     ],
     checks: [...checks(r.start), ...checks(r.publish)],
   };
