@@ -1,11 +1,15 @@
 /**
- * The cold phase's answer computed in the bench's own process: the every-product Business answer at the same random
+ * The cold phase's answer computed without HTTP: the every-product Business answer at the same random
  * points, and at the first of them again and again, through `WeatherService.tryObserve` and the body writer as
  * weather.php computes it (api/routes/weather.ts), without HTTP, the access layer or a socket. Its CPU per answer,
  * beside the served one and its floor (./cold-phase.ts), splits what the answer computes from what serving adds:
  * when the room a target's floor leaves is less than the computation alone, the computation has to shrink, not the
- * serving (journal, "End of session on 60a4e75", where a scratch script first measured it).
+ * serving (journal, "End of session on 60a4e75", where a scratch script first measured it). The bench measures it in
+ * a child process ({@link measureInChild}): the blocks it loads would otherwise stay in the bench's own memory, whose
+ * growth the `time=` section reads.
  */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { TileStore } from '../tiles/read/reader.js';
 import { PublishedProducts } from '../api/router/published.js';
 import { WeatherService, type ObserveRequest, type PointQuery } from '../api/weather/service.js';
@@ -14,7 +18,7 @@ import { weatherJson } from '../api/fields/response-schema.js';
 import { median, ROUNDS } from './rounds.js';
 
 export interface InProcessAnswers {
-  /** CPU per answer, µs (this process, user + system): the median round at the random points, then the rounds. */
+  /** CPU per answer, µs (the measuring process, user + system): the median round at the random points, then the rounds. */
   randomUs: number;
   randomRounds: number[];
   /** The same at the first point only: the answer without a random point's first loads. */
@@ -93,7 +97,29 @@ export class AnswerInProcess {
 export function describeInProcess(a: InProcessAnswers, servedUs: number | undefined, floorUs: number | undefined): string {
   const rounds = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
   const adds = servedUs !== undefined && floorUs !== undefined ? `; the warm reference's server CPU less the floor's less this: ${(servedUs - floorUs - a.randomUs).toFixed(1)} µs (what serving adds)` : '';
-  return `  the same answers computed in this process (tryObserve + the body writer, no HTTP; ${a.answers.toLocaleString('en')} a window, ${ROUNDS} rounds): ` +
+  return `  the same answers computed without HTTP, in a child process (tryObserve + the body writer; ${a.answers.toLocaleString('en')} a window, ${ROUNDS} rounds): ` +
     `${a.randomUs.toFixed(1)} µs of CPU per answer at the random points (rounds ${rounds(a.randomRounds)}), ${a.onePointUs.toFixed(1)} at the first point (${rounds(a.onePointRounds)})` +
     `${a.loads > 0 ? `, ${a.loads} answers loaded a block inside the windows` : ''}${adds}`;
+}
+
+/** {@link AnswerInProcess.measure} in a child process over `root`, at the first `answers` of `points`. */
+export function measureInChild(root: string, points: readonly PointQuery[], answers = 20_000): Promise<InProcessAnswers> {
+  return new Promise((ok, fail) => {
+    const self = fileURLToPath(import.meta.url);
+    // Under the tests this module is its TypeScript source, which the child runs through tsx (a dev dependency).
+    const execArgv = self.endsWith('.ts') ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
+    const child = fork(self, ['--answer-in-process', root, String(answers)], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let result: InProcessAnswers | undefined;
+    child.once('message', (m) => (result = m as InProcessAnswers));
+    child.once('error', fail);
+    child.once('exit', (code) => (result && code === 0 ? ok(result) : fail(new Error(`answer-in-process: the child exited with ${code} and no result`))));
+    child.send({ points: points.slice(0, answers) });
+  });
+}
+
+if (process.argv[2] === '--answer-in-process') {
+  const [, , , root, answers] = process.argv;
+  process.once('message', (msg: { points: PointQuery[] }) => {
+    void new AnswerInProcess(root!).measure(msg.points, Number(answers)).then((r) => process.send!(r, () => process.exit(0)));
+  });
 }

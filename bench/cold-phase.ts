@@ -22,8 +22,9 @@
  *    the server, which then stops; replayed behind the access layer alone,
  *    in rounds alternating with the same bare route (BENCH_SECONDS each in
  *    all).
- * 7. The same answers computed in the bench's process (./answer-in-process.ts):
- *    what the answer computes, apart from what serving it adds.
+ * 7. The same answers computed without HTTP, in a child process
+ *    (./answer-in-process.ts): what the answer computes, apart from what
+ *    serving it adds.
  *
  * The bare route is loaded again right after the start phase and right
  * after the publish phase (the serve process idle), so each phase is read
@@ -62,7 +63,7 @@ import { COLD_PHASE_TARGET, cpuOf, ownOf, ratioCheck, type Check, type FloorBasi
 import type { BenchContext } from './section.js';
 import { benchPoints } from './data.js';
 import { cpuPerRequest, processCpu } from './process-cpu.js';
-import { AnswerInProcess, describeInProcess, type InProcessAnswers } from './answer-in-process.js';
+import { describeInProcess, measureInChild, type InProcessAnswers } from './answer-in-process.js';
 
 const WEATHER_PATH = '/api/v1/weather.php';
 /** A starting server must be ready within this (the sample's warm takes seconds). */
@@ -92,7 +93,7 @@ export interface ColdPhaseResult {
   steady: ColdPhase;
   /** After the server stopped: the bare route and the floor (the first point's answer replayed behind the access layer) in alternating rounds. */
   floor: { bare: LoadResult; floor: FloorResult };
-  /** The same answers computed in the bench's process, once the server has stopped. */
+  /** The same answers computed without HTTP (in a child process), once the server has stopped. */
   inProcess: InProcessAnswers;
 }
 
@@ -244,7 +245,7 @@ export async function runColdPhaseBench(opts: { dataDir?: string; seconds: numbe
         await stopServe(child);
         return bareAndFloorRounds({ child: bareChild, base: bareBase }, f, route!, httpOpts, apiKey);
       });
-      const inProcess = await new AnswerInProcess(root).measure(opts.points);
+      const inProcess = await measureInChild(root, opts.points);
       return {
         bare, listeningMs, readyMs, firstAnswerMs,
         start: { what: 'start', load: startLoad, seconds: opts.seconds, bare: [bare, bareAfterStart] },

@@ -11,7 +11,7 @@ import { buildApp } from '../../api/app.js';
 import { FileKeyStore, keysFilePath } from '../../api/access/key-store-file.js';
 import { generateKey } from '../../api/access/key-format.js';
 import { buildSampleDataset } from '../../ingest/sample/build.js';
-import { AnswerInProcess, describeInProcess } from '../../bench/answer-in-process.js';
+import { AnswerInProcess, describeInProcess, measureInChild } from '../../bench/answer-in-process.js';
 import type { PointQuery } from '../../api/weather/service.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mp-answer-in-process-'));
@@ -78,6 +78,14 @@ describe('the cold phase answer computed in process', () => {
     expect(r.onePointRounds).toHaveLength(3);
     for (const us of [...r.randomRounds, ...r.onePointRounds]) expect(us).toBeGreaterThan(0);
     expect(r.answers).toBe(50);
+  });
+
+  it('measures the same in a child process, which hands its figures back', async () => {
+    const r = await measureInChild(dir, POINTS, 30);
+    expect(r.loads).toBe(0);
+    expect(r.answers).toBe(30);
+    expect(r.randomRounds).toHaveLength(3);
+    for (const us of [...r.randomRounds, ...r.onePointRounds]) expect(us).toBeGreaterThan(0);
   });
 });
 
