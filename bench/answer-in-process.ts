@@ -1,7 +1,7 @@
 /**
- * The cold phase's answer computed without HTTP: the every-product Business answer at the same random
- * points, and at the first of them again and again, through `WeatherService.tryObserve` and the body writer as
- * weather.php computes it (api/routes/weather.ts), without HTTP, the access layer or a socket. Its CPU per answer,
+ * The cold phase's answer computed, not served: the every-product Business answer at the same random points, and at
+ * the first of them again and again, through `WeatherService.tryObserve` and the body writer as weather.php computes
+ * it (api/routes/weather.ts), without HTTP, the access layer or a socket. Its CPU per answer,
  * beside the served one and its floor (./cold-phase.ts), splits what the answer computes from what serving adds:
  * when the room a target's floor leaves is less than the computation alone, the computation has to shrink, not the
  * serving (journal, "End of session on 60a4e75", where a scratch script first measured it). The bench measures it in
