@@ -14,6 +14,7 @@ import { TileStore } from '../tiles/read/reader.js';
 import { PublishedProducts } from '../api/router/published.js';
 import { WeatherService, type ObserveRequest, type PointQuery } from '../api/weather/service.js';
 import { resolveFields } from '../api/access/gating.js';
+import { toObserveRequest } from '../api/routes/weather.js';
 import { weatherJson } from '../api/fields/response-schema.js';
 import { median, ROUNDS } from './rounds.js';
 
@@ -45,8 +46,9 @@ export class AnswerInProcess {
     this.service = new WeatherService(tiles, new PublishedProducts(tiles), clock ? { clock } : {});
   }
 
+  /** The route's own request at `p` (api/routes/weather.ts), so the service sees the shape weather.php gives it. */
   private request(p: PointQuery): ObserveRequest {
-    return { lat: p.lat, lon: p.lon, altM: p.altM, timeMs: undefined, plan: 'business', groups: this.groups, only: undefined };
+    return toObserveRequest({ lat: p.lat, lon: p.lon, ...(p.altM !== undefined ? { alt: p.altM } : {}) }, 'business', this.groups);
   }
 
   /** The body's bytes at `p` (`elapsed_ms` 0.01), from cached blocks or, counted in {@link loads}, after loading them. */
