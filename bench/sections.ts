@@ -14,7 +14,7 @@ export const SECTIONS: readonly BenchSection[] = [
   { name: 'free-field', run: async (ctx) => (await import('./free-field.js')).runFreeFieldSection(ctx) },
   { name: 'http', run: async (ctx) => (await import('./http-report.js')).runHttpSection(ctx) },
   { name: 'random-points', needs: ['http'], run: async (ctx) => (await import('./random-points.js')).runRandomPointsSection(ctx) },
-  { name: 'cold-phase', run: async (ctx) => (await import('./cold-phase.js')).runColdPhaseSection(ctx) },
+  { name: 'cold-phase', run: async (ctx) => (await import('./cold-phase-report.js')).runColdPhaseSection(ctx) },
   { name: 'reanalysis', ownData: true, run: async (ctx) => (await import('./reanalysis.js')).runReanalysisSection(ctx) },
 ];
 
