@@ -12,14 +12,14 @@ import { describeInProcess } from './answer-in-process.js';
 import { runColdPhaseBench, type ColdPhase, type ColdPhaseResult } from './cold-phase.js';
 
 /** The bare route around a phase: its windows' mean requests/s and (when both have it) CPU per request. */
-export function bareAround(p: ColdPhase): { rps: number; cpuUsPerRequest?: number } {
+function bareAround(p: ColdPhase): { rps: number; cpuUsPerRequest?: number } {
   const [a, b] = p.bare;
   const rps = (a.rps + b.rps) / 2;
   return a.cpuUsPerRequest !== undefined && b.cpuUsPerRequest !== undefined ? { rps, cpuUsPerRequest: (a.cpuUsPerRequest + b.cpuUsPerRequest) / 2 } : { rps };
 }
 
 /** A phase's requests/s over the bare route's around it: the target's ratio. */
-export function phaseRatio(p: ColdPhase): number {
+function phaseRatio(p: ColdPhase): number {
   return p.load.rps / bareAround(p).rps;
 }
 
