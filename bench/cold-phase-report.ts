@@ -70,7 +70,7 @@ export function describeColdPhase(r: ColdPhaseResult, redis: boolean, pointReadU
   return {
     lines: [
       `cold phase: meteopunto serve on the sample dataset, business key, ${redis ? 'keys and quotas in Redis' : 'embedded keys, in-memory quotas'}, random points across Italy:`,
-      `  bare route, before the start: ${r.bare.rps.toFixed(0)} req/s${r.bare.cpuUsPerRequest !== undefined ? `, server CPU ${r.bare.cpuUsPerRequest.toFixed(1)} µs per request (system ${(r.bare.sysUsPerRequest ?? 0).toFixed(1)})` : ''}; ` +
+      `  bare route, before the start: ${r.bare.rps.toFixed(0)} req/s${cpuText(r.bare, undefined)}; ` +
         `loaded again after each phase, each phase read against the bare windows just before and after it`,
       `  start: /healthz answered after ${(r.listeningMs / 1000).toFixed(1)} s, 200 after ${(r.readyMs / 1000).toFixed(1)} s; first answer ${r.firstAnswerMs.toFixed(0)} ms`,
       line(r.start, `first ${r.start.seconds} s after the first answer`),
