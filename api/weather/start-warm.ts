@@ -173,6 +173,7 @@ export function startWarm(app: FastifyInstance, opts: StartWarmOptions = {}): { 
     app.log.info(
       {
         ms: Math.round(performance.now() - t0), tilesMs: Math.round(tilesMs), blocks, MiB: Math.round(bytes / 2 ** 20),
+        spareMiB: Math.round(app.tiles.warmSpareBytes() / 2 ** 20),
         lookups: answers?.lookups ?? 0, lookupErrors: answers?.errors ?? 0, gets: http?.requests ?? 0, getErrors: http?.errors ?? 0,
         answersCpuMs: Math.round((cpu.user + cpu.system) / 1000),
       },

@@ -8,6 +8,7 @@
  * first step of the next one.
  */
 import { interleaveInto, type BlockRequest } from './block.js';
+import type { BlockRegion } from './warm-memory.js';
 import { fetchChunk, inflateChunkView, storedBytes, type ChunkData, type ChunkFile } from './chunk-file.js';
 import { zstdReady } from '../codecs/zstd.js';
 import type { TileStorage } from '../storage/types.js';
@@ -53,21 +54,22 @@ export function fetchStages(decode: (req: BlockRequest) => Promise<ChunkData>): 
 
 /**
  * The block of `req`. `shared`: in a SharedArrayBuffer (a warm's block, decoded in a thread: ./decode-worker.ts
- * says why); else in an ArrayBuffer of its own.
+ * says why), in the region `req.into` when given (./warm-memory.ts); else in an ArrayBuffer of its own.
  */
 export async function readBlock(req: BlockRequest, shared = false): Promise<ChunkData> {
   if (req.planar) {
     const block = await readPlanarBlock(req);
-    return shared ? sharedCopy(block) : block;
+    return shared ? sharedCopy(block, req.into) : block;
   }
   await zstdReady();
   // From here on synchronous: the chunk files share one read buffer (./chunk-file.ts readChunkFileSync).
   return readInterleavedBlockSync(req, shared);
 }
 
-/** `block` copied into a SharedArrayBuffer (a planar block is the decoder's own buffer). */
-function sharedCopy(block: ChunkData): ChunkData {
-  const copy = block instanceof Int16Array ? new Int16Array(new SharedArrayBuffer(block.byteLength)) : new Float32Array(new SharedArrayBuffer(block.byteLength));
+/** `block` copied into a SharedArrayBuffer, or into `into` (a planar block is the decoder's own buffer). */
+function sharedCopy(block: ChunkData, into: BlockRegion | undefined): ChunkData {
+  const { buffer, offset } = into ?? { buffer: new SharedArrayBuffer(block.byteLength), offset: 0 };
+  const copy = block instanceof Int16Array ? new Int16Array(buffer, offset, block.length) : new Float32Array(buffer, offset, block.length);
   copy.set(block);
   return copy;
 }
@@ -86,7 +88,8 @@ function readInterleavedBlockSync(req: BlockRequest, shared: boolean): ChunkData
   const chunkBytes = chunkSteps * req.plane * size;
   const members = req.files.length;
   const bytes = members * req.steps * req.plane * size;
-  const buffer = shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+  // A warm's region is written whole below (every member, step and cell), so a reused slab shows no old values.
+  const { buffer, offset } = shared ? (req.into ?? { buffer: new SharedArrayBuffer(bytes), offset: 0 }) : { buffer: new ArrayBuffer(bytes), offset: 0 };
   const k = req.int16 && req.plane % 16 === 0 && everyChunk(req, (f) => f.zstd && f.shuffle === 2) ? wasmInterleaver() : null;
   // The members' steps first … first + n − 1 of `files` to block steps t0 … t0 + n − 1.
   let put: (files: ChunkFile[], data: Uint8Array[] | undefined, first: number, n: number, t0: number) => void;
@@ -113,7 +116,7 @@ function readInterleavedBlockSync(req: BlockRequest, shared: boolean): ChunkData
       if (m < members) k.interleave2(decoded(files[m]!, data?.[m], 0, first), len, n, plane, scratch + (t0 * members + m) * 2, cellStride, members * 2);
     };
   } else {
-    const out = req.int16 ? new Uint16Array(buffer) : new Uint32Array(buffer);
+    const out = req.int16 ? new Uint16Array(buffer, offset, bytes / 2) : new Uint32Array(buffer, offset, bytes / 4);
     put = (files, data, first, n, t0) =>
       files.forEach((f, m) => interleaveInto(inflateChunkView(f, storedBytes(f, data?.[m]), chunkBytes), f.shuffle, size, first, n, req.plane, out, members, m, req.steps, t0));
   }
@@ -125,8 +128,8 @@ function readInterleavedBlockSync(req: BlockRequest, shared: boolean): ChunkData
     put(req.files, req.data, 0, req.steps, 0);
   }
   // The memory may have grown meanwhile (a larger frame): its bytes as they are now.
-  if (k) new Uint8Array(buffer).set(k.z.bytes().subarray(scratch, scratch + bytes));
-  return req.int16 ? new Int16Array(buffer) : new Float32Array(buffer);
+  if (k) new Uint8Array(buffer, offset, bytes).set(k.z.bytes().subarray(scratch, scratch + bytes));
+  return req.int16 ? new Int16Array(buffer, offset, bytes / 2) : new Float32Array(buffer, offset, bytes / 4);
 }
 
 /** Whether `test` holds for every chunk file of `req` (and of its next time chunk, a bridge's). */

@@ -28,6 +28,7 @@
  */
 import type { ChunkFile } from './chunk-file.js';
 import { unshuffle } from '../codecs/shuffle.js';
+import type { BlockRegion } from './warm-memory.js';
 
 /** A block to load: the same spatial chunk of several variables of one kind. */
 export interface BlockRequest {
@@ -48,6 +49,8 @@ export interface BlockRequest {
   /** The stored bytes of `files` (and of `next`), already fetched: a bucket's chunks are fetched on the main thread. */
   data?: Uint8Array[];
   nextData?: Uint8Array[];
+  /** A warm's block: written into this region of a slab (./warm-memory.ts) instead of a buffer of its own. */
+  into?: BlockRegion;
 }
 
 /** One kind of block of a version: its group, element type and time dependence. */

@@ -12,7 +12,7 @@ import { Piscina } from 'piscina';
 import type { ChunkData } from './chunk-file.js';
 import type { BlockRequest } from './block-read.js';
 import { workerModule } from '../worker-module.js';
-import type { DecodeTask, DecodeThreadData } from './decode-worker.js';
+import type { DecodeTask, DecodeThreadData, PrefaultTask } from './decode-worker.js';
 
 /**
  * The niceness of a warm's threads (Linux; 0–19, higher yields more). A publish's warm decodes some
@@ -47,6 +47,11 @@ export function threadDecoder(threads: number, warm = false): (req: BlockRequest
   poolOf(warm ? 'warm' : 'load', threads);
   if (warm) return (req) => poolOf('warm', threads).run({ ...req, shared: true } satisfies DecodeTask) as Promise<ChunkData>;
   return (req) => poolOf('load', threads).run(req) as Promise<ChunkData>;
+}
+
+/** Fault in `buffer`'s pages on a warm thread of the `threads` pool (a spare slab: ./warm-memory.ts). */
+export async function prefaultInThread(threads: number, buffer: SharedArrayBuffer): Promise<void> {
+  await poolOf('warm', threads).run({ prefault: buffer } satisfies PrefaultTask);
 }
 
 /** Blocks decoded in threads so far, both pools (tests). */

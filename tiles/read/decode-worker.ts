@@ -16,8 +16,14 @@ import { workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { readBlock, type BlockRequest } from './block-read.js';
 
-/** A block to read; `shared`: into a SharedArrayBuffer (a warm's). */
+/** A block to read; `shared`: into a SharedArrayBuffer (a warm's, in its region `into` when given). */
 export type DecodeTask = BlockRequest & { shared?: boolean };
+
+/** A spare slab to fault in (./warm-memory.ts): one byte written in every page. */
+export type PrefaultTask = { prefault: SharedArrayBuffer };
+
+/** Linux's page; a larger one is faulted all the same by a write every 4 KiB. */
+const PAGE = 4096;
 
 /** What a decode thread is started with: its niceness (the TypeScript bootstrap's entry beside it, ../worker-module.ts). */
 export type DecodeThreadData = { readonly entry?: string; readonly nice: number };
@@ -34,7 +40,12 @@ if (nice > 0 && process.platform === 'linux') {
   }
 }
 
-export default async function decodeBlock(req: DecodeTask): Promise<unknown> {
+export default async function decodeBlock(req: DecodeTask | PrefaultTask): Promise<unknown> {
+  if ('prefault' in req) {
+    const bytes = new Uint8Array(req.prefault);
+    for (let i = 0; i < bytes.length; i += PAGE) bytes[i] = 0;
+    return null;
+  }
   if (req.shared) return readBlock(req, true);
   return Piscina.move(await readBlock(req));
 }

@@ -16,7 +16,8 @@ import { TileError } from '../errors.js';
 import type { PointSample } from '../types.js';
 import { LiveVersions, type StoreEntry } from './live-versions.js';
 import type { VersionState } from './version-state.js';
-import { threadDecoder } from './decode-pool.js';
+import { prefaultInThread, threadDecoder } from './decode-pool.js';
+import { WarmMemory } from './warm-memory.js';
 import { fetchingDecoder, readBlock } from './block-read.js';
 import { manifestKey } from '../manifest-file.js';
 import { PERIOD_INDEX_FILE } from '../layout.js';
@@ -70,6 +71,8 @@ export class TileStore {
   private readonly history: ChunkCache;
   private readonly versions: LiveVersions;
   private readonly warmer: VersionWarmer | undefined;
+  /** The warms' slabs and spares (./warm-memory.ts). */
+  private readonly warmMemory: WarmMemory | undefined;
   /** The start's warm (warmLive) while it runs. */
   private starting: Promise<WarmReport[]> | null = null;
   /** The synchronous lookup (./point-lookup.ts) and its scratch. */
@@ -93,7 +96,9 @@ export class TileStore {
     this.cache = new ChunkCache(opts.cacheBytes ?? autoCacheBytes(this.storage), (id) => this.dropSlot(id), decode);
     this.history = new ChunkCache(opts.historyCacheBytes ?? HISTORY_CACHE_BYTES, (id) => this.dropSlot(id), decode);
     if (opts.warm && warmDecode) {
-      const w = new VersionWarmer(this.cache, opts.warm, warmDecode, opts.onWarm, lanes);
+      const memory = new WarmMemory((buffer) => prefaultInThread(lanes, buffer));
+      this.warmMemory = memory;
+      const w = new VersionWarmer(this.cache, opts.warm, warmDecode, opts.onWarm, lanes, memory);
       this.warmer = w;
       this.versions = new LiveVersions(this.storage, opts.manifestCheckMs ?? 1000, (key, e, vs) => w.adopt(key, e, vs));
     } else {
@@ -180,6 +185,11 @@ export class TileStore {
   }
 
   /** Decoded bytes and blocks held in the caches, budgets and counts (for /healthz and the benchmark): both caches, and the period stores' alone. */
+  /** Bytes held resident for the next warms (./warm-memory.ts): after a start, the largest store's warm. */
+  warmSpareBytes(): number {
+    return this.warmMemory?.spareBytes ?? 0;
+  }
+
   cacheStats(): CacheStats & { history: CacheStats } {
     const f = statsOf(this.cache);
     const h = statsOf(this.history);

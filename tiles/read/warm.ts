@@ -31,6 +31,7 @@ import { setLive, type StoreEntry } from './live-versions.js';
 import { fetchStages, type Limit } from './block-read.js';
 import { blockRequest } from './neighbour-blocks.js';
 import { idSpan, type VersionState } from './version-state.js';
+import { WarmMemory } from './warm-memory.js';
 
 /** The variables to warm in a store's version; null: do not warm it. */
 export type WarmPlan = (m: Manifest) => readonly string[] | null;
@@ -91,6 +92,8 @@ export class VersionWarmer {
     private readonly onReport: (r: WarmReport) => void = () => undefined,
     /** Blocks decoded at once by a start's warm (the decode threads). */
     private readonly startConcurrency = 1,
+    /** Where the blocks are written (./warm-memory.ts); none: each in a buffer of its own. */
+    private readonly memory?: WarmMemory,
   ) {}
 
   /** Called with each new version a store's entry finds: stage it (a live one answers meanwhile) or make it live and warm behind. */
@@ -136,6 +139,8 @@ export class VersionWarmer {
       const r = await this.warm(key, vs, names, false);
       if (r) out.push(r);
     }
+    // The first publish's memory, faulted in before the server is ready rather than while it answers.
+    await this.memory?.reserve();
     return out;
   }
 
@@ -169,6 +174,8 @@ export class VersionWarmer {
     const t0 = performance.now();
     const reqs = warmRequests(vs, names, Date.now());
     const fetchAhead = this.fetchAhead(reqs, Math.max(1, concurrency));
+    const need = WarmMemory.bytesOf(reqs.filter((r) => !this.cache.has(r.id)), blockBytes);
+    const slab = need > 0 ? this.memory?.slab(need) : undefined;
     let blocks = 0;
     let bytes = 0;
     let stopped: string | undefined;
@@ -185,8 +192,16 @@ export class VersionWarmer {
           stopped = `the tile cache is full (${Math.round(this.cache.bytes / 2 ** 20)} of ${Math.round(this.cache.maxBytes / 2 ** 20)} MiB)`;
           return;
         }
+        const region = slab?.take(size);
         try {
-          await this.cache.warm(req, decode);
+          if (!region) await this.cache.warm(req, decode);
+          else {
+            await this.cache.warm({ ...req, into: region }, async (r) => {
+              const view = await decode(r);
+              slab!.hold(view);
+              return view;
+            });
+          }
         } catch (err) {
           // Removed files (a version replaced twice in a row) or a damaged chunk: stop warming; a request reading it
           // meets the same error and reports it, so a version is never held back for good.
@@ -199,6 +214,7 @@ export class VersionWarmer {
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
+    slab?.seal();
     if (this.cancelled.has(vs)) return null;
     const report: WarmReport = { key, version: vs.version, blocks, total: reqs.length, bytes, ms: performance.now() - t0, switched: switching && !gone, ...(stopped ? { stopped } : {}), ...(gone ? { gone } : {}) };
     if (!switching) this.onReport(report);
@@ -230,7 +246,8 @@ export class VersionWarmer {
       }
       const p = fetched.get(i);
       fetched.delete(i);
-      return p ? async () => stages.decodeFetched(await p) : this.decode;
+      // The fetched request, written where the warm's own says (its region).
+      return p ? async (r) => stages.decodeFetched(r.into ? { ...(await p), into: r.into } : await p) : this.decode;
     };
   }
 }

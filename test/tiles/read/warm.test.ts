@@ -7,6 +7,8 @@
  * linear in time of a constant field is that constant, packed exactly at
  * precision 0.01).
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { RegularLatLonGrid } from '../../../geo/grid.js';
 import { withCatalogue } from '../../../ingest/products/catalogue-input.js';
@@ -37,6 +39,12 @@ async function publish(root: string, temperature: number): Promise<string> {
 /** A point in the middle of each of the 3 × 3 chunks. */
 const CHUNK_POINTS = [0, 1, 2].flatMap((ty) => [0, 1, 2].map((tx) => ({ lat: GRID.y0 + Math.min(ty * 32 + 16, GRID.ny - 2) * GRID.dy, lon: GRID.x0 + Math.min(tx * 32 + 16, GRID.nx - 2) * GRID.dx })));
 const AT = T0 + 2.5 * 3_600_000;
+
+/** Until `version` of nwp is live (a warm ends within seconds here). */
+async function untilLive(tiles: TileStore, version: string): Promise<void> {
+  for (let i = 0; i < 2000 && tiles.pin('nwp')!.version !== version; i++) await new Promise((r) => setTimeout(r, 5));
+  expect(tiles.pin('nwp')!.version).toBe(version);
+}
 
 function warmStore(root: string, reports: WarmReport[]): TileStore {
   return new TileStore(root, { cacheBytes: 64 << 20, manifestCheckMs: 0, warm: () => NAMES, onWarm: (r) => reports.push(r) });
@@ -136,5 +144,50 @@ describe('warming a version before it answers', () => {
     const switched = reports.filter((r) => r.switched).map((r) => r.version);
     expect(switched.at(-1)).toBe(c);
     expect(switched.every((v) => v === b || v === c)).toBe(true);
+  });
+
+  it('a start faults in the memory of the next warm; a replaced version\'s is reused once unreachable, its values never seen', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const root = tempRoot('warm-memory');
+    await publish(root, 12);
+    const tiles = warmStore(root, []);
+    const [start] = await tiles.warmLive(['nwp']);
+    // The live version's blocks (its front table, filled by a lookup at each chunk), each a region of one slab:
+    // every view's buffer (one object per block, each posted from the thread) has the slab's size.
+    const blocksOf = (value: number) => {
+      for (const p of CHUNK_POINTS) expect(tiles.trySample('nwp', p.lat, p.lon, AT, NAMES)?.values.temperature_2m).toBe(value);
+      const views = tiles.pin('nwp')!.slots.filter((b) => b !== undefined) as Int16Array[];
+      expect(views.map((v) => v.buffer.byteLength)).toEqual(Array(9).fill(start!.bytes));
+      expect(new Set(views.map((v) => v.byteOffset)).size).toBe(9);
+      return views;
+    };
+    const slabA = blocksOf(12)[0]!.buffer;
+    // The start's warm, 9 blocks of 24,576 bytes (64-byte aligned already), and a spare of that size faulted in.
+    expect(tiles.warmSpareBytes()).toBe(start!.bytes);
+    const b = await publish(root, 20);
+    tiles.pin('nwp');
+    await untilLive(tiles, b);
+    // b was written into the spare; a's blocks left the cache at the switch and, once collected, a's slab is the spare.
+    blocksOf(20);
+    for (let i = 0; i < 50 && tiles.warmSpareBytes() === 0; i++) {
+      gc();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(tiles.warmSpareBytes()).toBe(start!.bytes);
+    // Nothing reads a's memory now: a mark in every byte of it (the constants pack to 0s, which would not show).
+    new Uint8Array(slabA).fill(0x77);
+    // c is written into a's memory, every byte of its blocks: each chunk answers c's value, and the slab read
+    // through a's old buffer holds c's blocks, no mark left.
+    const c = await publish(root, 30);
+    tiles.pin('nwp');
+    await untilLive(tiles, c);
+    const mark = 0x7777;
+    for (const v of blocksOf(30)) {
+      const there = new Int16Array(slabA, v.byteOffset, v.length);
+      expect(there.every((x, k) => x === v[k])).toBe(true);
+      expect(there.includes(mark)).toBe(false);
+    }
+    expect(tiles.warmSpareBytes()).toBe(0);
   });
 });
