@@ -184,12 +184,12 @@ export class TileStore {
     return this.entryOf(key)?.state?.timesMs ?? null;
   }
 
-  /** Decoded bytes and blocks held in the caches, budgets and counts (for /healthz and the benchmark): both caches, and the period stores' alone. */
   /** Bytes held resident for the next warms (./warm-memory.ts): after a start, the largest store's warm. */
   warmSpareBytes(): number {
     return this.warmMemory?.spareBytes ?? 0;
   }
 
+  /** Decoded bytes and blocks held in the caches, budgets and counts (for /healthz and the benchmark): both caches, and the period stores' alone. */
   cacheStats(): CacheStats & { history: CacheStats } {
     const f = statsOf(this.cache);
     const h = statsOf(this.history);

@@ -14,7 +14,9 @@
  *
  * Spares hold at most the largest warm's bytes (the cache budget's "largest store again", ./cache-budget.ts);
  * past that the smallest go to the collector. A region is reused only once nothing can read it, and a decode
- * writes every byte of its block (./block-read.ts), so old values never show through.
+ * writes every byte of its block (./block-read.ts), so old values never show through. A warmed block the cache
+ * evicts (cold loads crowding it out) keeps its bytes until its slab's last block goes, when its version is
+ * replaced: up to one warm's size past the budget, per store, while that lasts.
  */
 
 /** Where a block is written: `bytes` at `offset` of a slab. */
