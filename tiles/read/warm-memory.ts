@@ -19,7 +19,7 @@
  * replaced: up to one warm's size past the budget, per store, while that lasts.
  */
 
-/** Where a block is written: `bytes` at `offset` of a slab. */
+/** Where a block is written: from `offset` of a slab, its size's worth. */
 export interface BlockRegion {
   buffer: SharedArrayBuffer;
   offset: number;
