@@ -28,10 +28,14 @@ export interface BlockRegion {
 /** Regions start at multiples of this (any element type's alignment, and a cache line's). */
 const ALIGN = 64;
 
-const aligned = (bytes: number) => Math.ceil(bytes / ALIGN) * ALIGN;
+/** `bytes` as a region takes them: sum these for a warm's slab. */
+export const aligned = (bytes: number): number => Math.ceil(bytes / ALIGN) * ALIGN;
 
 /** A spare is used for a warm of at least this share of its size (a small store's warm leaves a large spare to its own). */
 const MIN_FILL = 0.5;
+
+/** Whether `spare` serves a warm of `bytes`: it holds them, and they fill at least MIN_FILL of it. */
+const fits = (spare: SharedArrayBuffer, bytes: number): boolean => spare.byteLength >= bytes && spare.byteLength * MIN_FILL <= bytes;
 
 /** One warm's memory: its blocks' regions, in the order taken. */
 export class WarmSlab {
@@ -83,18 +87,10 @@ export class WarmMemory {
     this.largest = Math.max(this.largest, bytes);
     let best = -1;
     for (let i = 0; i < this.spares.length; i++) {
-      const n = this.spares[i]!.byteLength;
-      if (n >= bytes && n * MIN_FILL <= bytes && (best < 0 || n < this.spares[best]!.byteLength)) best = i;
+      if (fits(this.spares[i]!, bytes) && (best < 0 || this.spares[i]!.byteLength < this.spares[best]!.byteLength)) best = i;
     }
     const buffer = best >= 0 ? this.spares.splice(best, 1)[0]! : new SharedArrayBuffer(bytes);
     return new WarmSlab(buffer, this);
-  }
-
-  /** Space for the blocks of `requests` (each `bytes(r)`), aligned as regions are. */
-  static bytesOf<T>(requests: readonly T[], bytes: (r: T) => number): number {
-    let n = 0;
-    for (const r of requests) n += aligned(bytes(r));
-    return n;
   }
 
   /**
@@ -102,7 +98,7 @@ export class WarmMemory {
    * when it is resident.
    */
   async reserve(bytes = this.largest): Promise<void> {
-    if (bytes <= 0 || this.spares.some((s) => s.byteLength >= bytes && s.byteLength * MIN_FILL <= bytes)) return;
+    if (bytes <= 0 || this.spares.some((s) => fits(s, bytes))) return;
     this.largest = Math.max(this.largest, bytes);
     const buffer = new SharedArrayBuffer(bytes);
     await this.prefault(buffer);

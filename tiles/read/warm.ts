@@ -31,7 +31,7 @@ import { setLive, type StoreEntry } from './live-versions.js';
 import { fetchStages, type Limit } from './block-read.js';
 import { blockRequest } from './neighbour-blocks.js';
 import { idSpan, type VersionState } from './version-state.js';
-import { WarmMemory } from './warm-memory.js';
+import { aligned, WarmMemory } from './warm-memory.js';
 
 /** The variables to warm in a store's version; null: do not warm it. */
 export type WarmPlan = (m: Manifest) => readonly string[] | null;
@@ -174,7 +174,8 @@ export class VersionWarmer {
     const t0 = performance.now();
     const reqs = warmRequests(vs, names, Date.now());
     const fetchAhead = this.fetchAhead(reqs, Math.max(1, concurrency));
-    const need = WarmMemory.bytesOf(reqs.filter((r) => !this.cache.has(r.id)), blockBytes);
+    let need = 0;
+    for (const r of reqs) if (!this.cache.has(r.id)) need += aligned(blockBytes(r));
     const slab = need > 0 ? this.memory?.slab(need) : undefined;
     let blocks = 0;
     let bytes = 0;
@@ -194,14 +195,9 @@ export class VersionWarmer {
         }
         const region = slab?.take(size);
         try {
-          if (!region) await this.cache.warm(req, decode);
-          else {
-            await this.cache.warm({ ...req, into: region }, async (r) => {
-              const view = await decode(r);
-              slab!.hold(view);
-              return view;
-            });
-          }
+          // Into a region, the slab holding the block's view: it is reused only once none of its views is reachable.
+          const write = region ? async (r: BlockRequest) => { const view = await decode(r); slab!.hold(view); return view; } : decode;
+          await this.cache.warm(region ? { ...req, into: region } : req, write);
         } catch (err) {
           // Removed files (a version replaced twice in a row) or a damaged chunk: stop warming; a request reading it
           // meets the same error and reports it, so a version is never held back for good.

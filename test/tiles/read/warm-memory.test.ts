@@ -7,7 +7,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { WarmMemory, type WarmSlab } from '../../../tiles/read/warm-memory.js';
+import { aligned, WarmMemory, type WarmSlab } from '../../../tiles/read/warm-memory.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -39,7 +39,7 @@ function fill(slab: WarmSlab, n: number, bytes: number): Int16Array[] {
 describe('memory for warms', () => {
   it('hands out disjoint regions, aligned to 64 bytes, until the slab is full', () => {
     const memory = new WarmMemory(async () => undefined);
-    const slab = memory.slab(WarmMemory.bytesOf([100, 200, 64], (n) => n));
+    const slab = memory.slab(aligned(100) + aligned(200) + aligned(64));
     expect(slab.buffer.byteLength).toBe(128 + 256 + 64);
     expect([slab.take(100)?.offset, slab.take(200)?.offset, slab.take(64)?.offset]).toEqual([0, 128, 384]);
     expect(slab.take(1)).toBeNull();
