@@ -13,10 +13,8 @@
  * shuffled byte layout of numcodecs' `shuffle` (byte b of element i at
  * b·n + i), so the bytes are those of pack → shuffle, unchanged.
  */
-import { INT16_FILL, type Packing } from '../codecs/packing.js';
+import { clampRound, INT16_FILL, type Packing } from '../codecs/packing.js';
 import { shuffle } from '../codecs/shuffle.js';
-
-const INT16_MAX = 32767;
 
 /** Where a chunk row lies: grid size, tile edge, and the steps [t0, t0 + steps) of one time chunk. */
 export interface ChunkRow {
@@ -64,13 +62,8 @@ function int16Row(planes: readonly Float32Array[], row: ChunkRow, scale: number,
         const cols = Math.min(edge, nx - i0);
         for (let c = 0; c < cols; c++) {
           const v = src[s + i0 + c]!;
-          let p: number;
-          if (v !== v) p = INT16_FILL;
-          else {
-            // packInt16 (tiles/codecs/packing.ts), inlined: this loop runs once per stored value.
-            p = Math.round((v - offset) / scale);
-            p = p > INT16_MAX ? INT16_MAX : p < -INT16_MAX ? -INT16_MAX : p;
-          }
+          // packInt16 (tiles/codecs/packing.ts), its NaN test inlined: this loop runs once per stored value.
+          const p = v !== v ? INT16_FILL : clampRound((v - offset) / scale);
           b[d + c] = p & 0xff;
           b[n + d + c] = (p >> 8) & 0xff;
         }

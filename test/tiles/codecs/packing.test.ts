@@ -42,6 +42,20 @@ describe('choosePacking', () => {
     expect(worst).toBeLessThanOrEqual(0.005 + 1e-6);
     expect(worst).toBeGreaterThan(0.004); // the bound is reached, so the check above is not vacuous
   });
+
+  it('rounds halves up and clamps to ±32767 as Math.round then a clamp would, at every edge of floor(y + 0.5)', () => {
+    // What the packing promises is Math.round's rounding (ECMA-262: the integer closest to y, halves towards +∞);
+    // `| 0` as an int16 store sees it (−0 is 0 there).
+    const spec = (y: number) => Math.max(-32767, Math.min(32767, Math.round(y))) | 0;
+    const edges = [0.49999999999999994, 0.5, -0.5, -0.5000000000000001, 1.5, -1.5, 2.5, -2.5, 32766.5, 32767, 32767.5, -32766.5, -32767.5, -32768, 1e300, -Infinity];
+    for (const y of edges) expect(packInt16(y, 1, 0) | 0, String(y)).toBe(spec(y));
+    const rnd = mulberry32(11);
+    for (let i = 0; i < 100_000; i++) {
+      const y = Math.floor((rnd() - 0.5) * 70_000) + 0.5; // halves, where floor(y + 0.5) and a rounding down part
+      expect(packInt16(y, 1, 0) | 0).toBe(spec(y));
+      expect(packInt16(y - 2 ** -20, 1, 0) | 0).toBe(spec(y - 2 ** -20));
+    }
+  });
 });
 
 describe('chunking', () => {
