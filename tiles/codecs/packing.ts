@@ -66,10 +66,11 @@ export function packInt16(v: number, scale: number, offset: number): number {
 
 /**
  * `Math.round(y)` clamped to ±32767 (choosePacking guarantees the range; the clamp guards against float edge cases
- * only), computed as `floor(y + 0.5)` after the clamp: Math.round cost 8 ns a value on the 2-core AMD VM of
- * docs/benchmarks-journal.md ("ERA5 year on a slower VM") against 3 for this, in the loop a year's ingest runs on
- * every stored value. The two agree for every y but 0.5 − 2⁻⁵⁴, whose y + 0.5 rounds up to 1 (taken apart); the
- * clamp first gives what Math.round then the clamp gives (±32767 from ±32767 on, NaN excluded by the caller).
+ * only), computed as `floor(y + 0.5)` after the clamp: in the loop a year's ingest runs on every stored value,
+ * Math.round cost 8–10 ns a value on a 2-core AMD VM against about 3 for this (docs/benchmarks-journal.md, "End of
+ * session on 66b5483, and the ERA5 year on a slower VM"). The two agree for every y but 0.5 − 2⁻⁵⁴, whose y + 0.5
+ * rounds up to 1 (taken apart); the clamp first gives what Math.round then the clamp gives (±32767 from ±32767 on,
+ * NaN excluded by the caller).
  */
 export function clampRound(y: number): number {
   if (y >= INT16_MAX) return INT16_MAX;
