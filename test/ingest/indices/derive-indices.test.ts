@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { GridDef } from '../../../geo/grid.js';
 import { meanRadiantTemperature, solarGeometry, solarParameters } from '../../../science/index.js';
@@ -62,6 +63,21 @@ describe('deriveIndices on a small grid', () => {
     for (const name of ALL) expect(threaded[name]!.values, name).toEqual(inline[name]!.values);
     expect(progress.at(-1)).toBe(1);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('keeps its threads for the next call (a streamed year calls once per file), the same arrays again', async () => {
+    // The process's threads as the kernel lists them (a worker thread is one while it lives): the second call starts none.
+    const tasks = () => new Set(readdirSync('/proc/self/task'));
+    const input = { grid: GRID, times: TIMES, variables: variables() };
+    const inline = await deriveIndices(input, { workers: 0 });
+    const first = await deriveIndices(input, { workers: 2 });
+    const kept = tasks();
+    const second = await deriveIndices(input, { workers: 2 });
+    expect([...tasks()].filter((t) => !kept.has(t))).toEqual([]);
+    for (const name of ALL) {
+      expect(first[name]!.values, name).toEqual(inline[name]!.values);
+      expect(second[name]!.values, name).toEqual(inline[name]!.values);
+    }
   });
 
   it('works on a rotated grid with each cell at its geographic position', async () => {
