@@ -159,7 +159,7 @@ describe('meteopunto start with tiles already present', () => {
       const sea = (await (await fetch(`${base}/api/v1/weather.php?lat=40.7&lon=14.1`, { headers: { 'X-API-Key': key } })).json()) as { coastal: { wave_height: number; sea_state: { label: string }; source: string } };
       expect(sea.coastal.source).toMatch(/sample data/);
       // The state comes from the unrounded height (docs/coastal.md): a height shown as 1.25 m may be
-      // 1.2549 (mosso) or 1.2501 (molto mosso), so the label is the one of either end of its rounding.
+      // 1.2451 (mosso) or 1.2501 (molto mosso), so the label is the one of either end of its rounding.
       const label = (hs: number): string => WMO_3700.find(([max]) => hs <= max)![1];
       const hs = sea.coastal.wave_height;
       expect([label(hs - 0.005), label(hs + 0.005)]).toContain(sea.coastal.sea_state.label);

@@ -51,7 +51,7 @@ describe('choosePacking', () => {
     for (const y of edges) expect(packInt16(y, 1, 0) | 0, String(y)).toBe(spec(y));
     const rnd = mulberry32(11);
     for (let i = 0; i < 100_000; i++) {
-      const y = Math.floor((rnd() - 0.5) * 70_000) + 0.5; // halves, where floor(y + 0.5) and a rounding down part
+      const y = Math.floor((rnd() - 0.5) * 70_000) + 0.5; // halves, and just below them
       expect(packInt16(y, 1, 0) | 0).toBe(spec(y));
       expect(packInt16(y - 2 ** -20, 1, 0) | 0).toBe(spec(y - 2 ** -20));
     }
